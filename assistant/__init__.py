@@ -1,0 +1,1 @@
+"""Rolling Stock Stars table assistant."""

@@ -1,0 +1,32 @@
+"""Command line: ``python -m assistant serve|replay``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m assistant", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the table app (production WSGI server)")
+    serve.add_argument("--host", default=None, help="address to listen on (default 0.0.0.0, or $RSS_HOST)")
+    serve.add_argument("--port", type=int, default=None, help="port (default 5000, or $RSS_PORT)")
+    serve.add_argument("--db", default=None, help="SQLite file (default: instance folder, or $RSS_DB)")
+
+    replay = sub.add_parser("replay", help="replay a table transcript, printing checkpoints as JSON lines")
+    replay.add_argument("file")
+
+    args = parser.parse_args(argv)
+    if args.command == "replay":
+        from assistant.replay import main as replay_main
+
+        return replay_main(args.file)
+    from assistant.web.server import main as serve_main
+
+    return serve_main(host=args.host, port=args.port, db=args.db)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

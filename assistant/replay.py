@@ -1,0 +1,69 @@
+"""``python -m assistant replay FILE``: replay a table transcript (conformance/FORMAT.md).
+
+Prints one JSON object per line: the snapshot at every checkpoint, and the verdict on every
+refused (or expected-to-be-refused) event.  Diagnostics go to standard error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .rules import Game, RuleError
+
+FORMAT = "rss-table-transcript"
+
+
+def load_transcript(path: str) -> dict:
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
+    check_header(data)
+    return data
+
+
+def check_header(data) -> None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f'not a table transcript (no "format": "{FORMAT}")')
+    if data.get("version") != 1:
+        raise ValueError(f"unsupported transcript version {data.get('version')!r}")
+    if not isinstance(data.get("players"), list) or not isinstance(data.get("events", []), list):
+        raise ValueError("a transcript needs a list of players and a list of events")
+
+
+def new_game(data: dict) -> Game:
+    return Game(data["players"], data.get("options") or [], deck=data.get("deck"), persons=data.get("persons"))
+
+
+def run(data: dict, out) -> None:
+    game = new_game(data)
+    ends: dict[tuple[int, int], dict] = {}
+    game.on_phase_end = lambda g: ends.__setitem__((g.turn, g.phase), g.snapshot())
+    for index, ev in enumerate(data.get("events", [])):
+        if not isinstance(ev, dict):
+            out.write(json.dumps({"index": index, "rejected": True, "error": "an event must be an object"}) + "\n")
+            continue
+        if ev.get("type") == "expect":
+            at = ev.get("at")
+            if at:
+                state = ends.get((at.get("turn"), at.get("phase")))
+            else:
+                state = game.snapshot()
+            out.write(json.dumps({"index": index, "state": state}) + "\n")
+            continue
+        try:
+            game.apply(ev)
+        except RuleError as err:
+            out.write(json.dumps({"index": index, "rejected": True, "error": err.message}) + "\n")
+            continue
+        if ev.get("reject"):
+            out.write(json.dumps({"index": index, "rejected": False}) + "\n")
+
+
+def main(path: str) -> int:
+    try:
+        data = load_transcript(path)
+        run(data, sys.stdout)
+    except (OSError, ValueError, RuleError) as err:
+        print(f"cannot replay {path}: {err}", file=sys.stderr)
+        return 2
+    return 0

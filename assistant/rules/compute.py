@@ -1,0 +1,131 @@
+"""Income, synergies and stars, each with the parts that make it up.
+
+Pure functions of company lists and the current cost of ownership, shared by the engine
+(which uses the totals) and the explanations (which show the parts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import COMPANIES, FOREIGN_INVESTOR_BONUS
+
+PRUSSIAN = "Prussian Railway"
+OVERSEAS = "Overseas Trading"
+STARS_INC = "Stars, Inc."
+DOPPLER = "Doppler AG"
+VINTAGE = "Vintage Machinery"
+STOCK_MASTERS = "Stock Masters"
+JUNKYARD = "Junkyard Scrappers"
+SYNERGISTIC = "Synergistic"
+
+VINTAGE_RELIEF = 10
+
+
+@dataclass
+class Income:
+    """An income figure and its parts, in the order the rules add them."""
+
+    total: int = 0
+    companies: list = field(default_factory=list)  # (abbr, printed income, cost of ownership)
+    synergies: list = field(default_factory=list)  # (abbr, abbr, bonus)
+    bonuses: list = field(default_factory=list)  # (label, amount)
+
+    def lines(self) -> list[str]:
+        out = []
+        for abbr, printed, cost in self.companies:
+            out.append(f"{abbr}: {printed}" + (f" − {cost} cost of ownership" if cost else ""))
+        for a, b, bonus in self.synergies:
+            out.append(f"synergy {a}–{b}: +{bonus}")
+        for label, amount in self.bonuses:
+            out.append(f"{label}: {'+' if amount >= 0 else '−'}{abs(amount)}")
+        return out
+
+
+def synergy_pairs(abbrs) -> list[tuple[str, str, int]]:
+    """Every pair of the companies that have each other's code printed, with its bonus."""
+    ordered = sorted(abbrs, key=lambda a: -COMPANIES[a].face_value)
+    pairs = []
+    for i, a in enumerate(ordered):
+        syn = COMPANIES[a].synergies
+        for b in ordered[i + 1:]:
+            bonus = syn.get(b)
+            if bonus:
+                pairs.append((a, b, bonus))
+    return pairs
+
+
+def private_income(abbrs, costs: dict, foreign_investor: bool = False) -> Income:
+    """Income of a player's (or the foreign investor's) companies: no synergies."""
+    inc = Income()
+    total = 0
+    for a in abbrs:
+        c = COMPANIES[a]
+        cost = costs.get(c.color, 0)
+        inc.companies.append((a, c.income, cost))
+        total += c.income - cost
+    if foreign_investor:
+        inc.bonuses.append(("foreign investor", FOREIGN_INVESTOR_BONUS))
+        total += FOREIGN_INVESTOR_BONUS
+    inc.total = total
+    return inc
+
+
+def corporation_income(name: str, abbrs, costs: dict) -> Income:
+    """Income of a corporation: companies, cost of ownership, synergies and its ability."""
+    inc = Income()
+    printed = 0
+    cost_total = 0
+    for a in abbrs:
+        c = COMPANIES[a]
+        cost = costs.get(c.color, 0)
+        inc.companies.append((a, c.income, cost))
+        printed += c.income
+        cost_total += cost
+    pairs = synergy_pairs(abbrs)
+    inc.synergies = pairs
+    total = printed - cost_total + sum(p[2] for p in pairs)
+    if name == PRUSSIAN and abbrs:
+        inc.bonuses.append(("Prussian Railway: +1 per company", len(abbrs)))
+        total += len(abbrs)
+    elif name == DOPPLER and abbrs:
+        best = max(abbrs, key=lambda a: COMPANIES[a].face_value)
+        inc.bonuses.append((f"Doppler AG doubles {best}", COMPANIES[best].income))
+        total += COMPANIES[best].income
+    elif name == SYNERGISTIC and len(pairs) >= 2:
+        inc.bonuses.append((f"Synergistic: {len(pairs)} synergy markers", len(pairs) // 2))
+        total += len(pairs) // 2
+    elif name == VINTAGE and cost_total:
+        relief = min(VINTAGE_RELIEF, cost_total)
+        inc.bonuses.append(("Vintage Machinery cost of ownership relief", relief))
+        total += relief
+    inc.total = total
+    return inc
+
+
+@dataclass
+class Stars:
+    total: int
+    companies: list  # (abbr, stars)
+    cash: int
+    from_cash: int
+    bonus: int
+
+    def lines(self) -> list[str]:
+        out = [f"{a}: {s}★" for a, s in self.companies]
+        out.append(f"cash {self.cash}: {self.from_cash}★ (one per full 10)")
+        if self.bonus:
+            out.append(f"Stars, Inc.: +{self.bonus}★")
+        return out
+
+
+def corporation_stars(name: str, abbrs, cash: int) -> Stars:
+    comp = [(a, COMPANIES[a].stars) for a in abbrs]
+    bonus = 2 if name == STARS_INC else 0
+    from_cash = cash // 10
+    return Stars(sum(s for _, s in comp) + from_cash + bonus, comp, cash, from_cash, bonus)
+
+
+def star_count(name: str, abbrs, cash: int) -> int:
+    """The fast path of corporation_stars (used on every dividend)."""
+    return sum(COMPANIES[a].stars for a in abbrs) + cash // 10 + (2 if name == STARS_INC else 0)

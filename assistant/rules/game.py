@@ -1,0 +1,385 @@
+"""The game: state, the event dispatcher and the automatic flow between decisions.
+
+A ``Game`` mirrors one physical game.  ``apply(event)`` either accepts an event (and then
+runs everything the rules do by themselves until the next decision is needed) or raises
+``RuleError`` and leaves the game exactly as it was: every handler validates before it
+changes anything.  The phase rules live in the mixins of ``phases/``; shared procedures
+(paying, bankruptcy, presidency, price moves) live here.
+"""
+
+from __future__ import annotations
+
+from .cards import (
+    COLORS,
+    COMPANIES,
+    COMPANIES_BY_COLOR,
+    COST_BY_TOP,
+    DECK_COUNTS,
+    HIGHEST_OF_COLOR,
+    STARTING_CASH,
+    TOP_PRICE,
+)
+from .compute import corporation_income, corporation_stars, private_income
+from .entities import Corporation, ForeignInvestor, Player
+from .errors import RuleError
+from .market import move
+from .menu import MenuMixin
+from .phases.corporate import CorporateMixin
+from .phases.investment import InvestmentMixin
+from .phases.trading import TradingMixin
+from .snapshot import SnapshotMixin
+
+KNOWN_OPTIONS = ("open_companies", "two_handed")
+
+PHASE_NAMES = {
+    1: "Investment",
+    2: "Wrap-up",
+    3: "Acquisition",
+    4: "Closing",
+    5: "Income",
+    6: "Dividends",
+    7: "End card",
+    8: "Issue shares",
+    9: "IPO",
+}
+
+EVENT_TYPES = (
+    "reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "no_intervention",
+    "done", "close", "dividend", "issue", "skip_issue", "ipo", "skip_ipo",
+)
+
+
+class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMixin):
+    """One game of Rolling Stock Stars, from setup to final scoring."""
+
+    def __init__(self, players, options=(), deck=None, persons=None):
+        players = list(players)
+        options = list(options or ())
+        for opt in options:
+            if opt not in KNOWN_OPTIONS:
+                raise RuleError(f"Unknown variant {opt!r}; known variants: {', '.join(KNOWN_OPTIONS)}.")
+        if len(set(players)) != len(players):
+            raise RuleError("Player names must be different from each other.")
+        if any(not isinstance(p, str) or not p.strip() for p in players):
+            raise RuleError("Every player needs a name.")
+        self.two_handed = "two_handed" in options
+        if self.two_handed and len(players) != 4:
+            raise RuleError("The two-player, two-handed variant is played with four seats (two per person).")
+        if not 2 <= len(players) <= 6:
+            raise RuleError(f"Rolling Stock Stars is for 2 to 6 players, not {len(players)}.")
+        self.options = options
+        self.persons = list(persons) if persons else (["A", "B"] if self.two_handed else None)
+        n = len(players)
+        self.players: dict[str, Player] = {p: Player(p, STARTING_CASH[n]) for p in players}
+        self.order: list[str] = list(players)
+        self.fi = ForeignInvestor()
+        self.corps: dict[str, Corporation] = {}
+        self.owner: dict[str, object] = {}  # company -> owning entity
+        self.price_holder: dict[int, str] = {}  # share price card -> corporation (75 may be shared)
+        # the deck: company cards left per colour, what has been seen, and the end card
+        self.deck_left: dict[str, int] = dict(DECK_COUNTS[n])
+        self.seen: set[str] = set()
+        self.open_deck: set[str] | None = None
+        if "open_companies" in options:
+            self.open_deck = self._check_open_deck(deck, n)
+        elif deck:
+            raise RuleError("A deck list is only given in the open companies variant.")
+        self.end_flipped = False
+        self.available: list[str] = []
+        self.unavailable: list[str] = []
+        # turn sequence
+        self.turn = 1
+        self.phase = 1
+        self.pending_reveals = n
+        self.setup = True
+        self.game_over = False
+        self.final: dict | None = None
+        # phase-local state, (re)set by the phases
+        self.actor = 0
+        self.passes = 0
+        self.auction = None
+        self.moved: set[str] = set()
+        self.received: dict[str, int] = {}
+        self.phase_open = False
+        self.intervention = None
+        self.receivers: list[str] = []
+        self.queue: list[str] = []
+        # records
+        self.events: list[dict] = []
+        self.journal: list[dict] = []
+        self._auto: list[str] = []
+        self._moves: list[tuple] = []
+        self.on_phase_end = None  # optional callback(game) at the end of every phase
+
+    # ------------------------------------------------------------------ construction
+    @staticmethod
+    def _check_open_deck(deck, n) -> set[str]:
+        if not deck:
+            raise RuleError("The open companies variant needs the list of companies in the deck.")
+        deck = list(deck)
+        unknown = [a for a in deck if a not in COMPANIES]
+        if unknown:
+            raise RuleError(f"Unknown companies in the deck: {', '.join(map(str, unknown))}.")
+        if len(set(deck)) != len(deck):
+            raise RuleError("A company appears twice in the deck.")
+        for color in COLORS:
+            have = [a for a in deck if COMPANIES[a].color == color]
+            want = DECK_COUNTS[n][color]
+            if len(have) != want:
+                raise RuleError(f"With {n} players the deck holds {want} {color} companies, not {len(have)}.")
+            if HIGHEST_OF_COLOR[color] not in have:
+                raise RuleError(f"The {HIGHEST_OF_COLOR[color]} (highest {color}) is always in the deck.")
+        return set(deck)
+
+    @classmethod
+    def replay(cls, players, options=(), events=(), deck=None, persons=None) -> "Game":
+        game = cls(players, options, deck=deck, persons=persons)
+        for ev in events:
+            game.apply(ev)
+        return game
+
+    # ------------------------------------------------------------------ dispatcher
+    def apply(self, event: dict) -> None:
+        """Accept one event or raise RuleError (the game is then unchanged)."""
+        if not isinstance(event, dict):
+            raise RuleError("An event must be an object with a type.")
+        kind = event.get("type")
+        if kind not in EVENT_TYPES:
+            raise RuleError(f"Unknown event type {kind!r}.")
+        if self.game_over:
+            raise RuleError("The game is over.")
+        if self.pending_reveals and kind != "reveal":
+            raise RuleError(f"First tell which company was drawn from the deck (a {self.top_color()} card).")
+        self._auto = []
+        self._moves = []
+        text = getattr(self, "_ev_" + kind)(event)
+        self._advance()
+        self.events.append(event)
+        self.journal.append({"event": event, "text": text, "auto": self._auto, "moves": self._moves})
+
+    # ------------------------------------------------------------------ flow
+    def _advance(self) -> None:
+        """Run automatic steps until a decision, a reveal or the end of the game is due."""
+        while not self.game_over and not self.pending_reveals:
+            if self._waiting():
+                return
+            self._end_phase()
+
+    def _waiting(self) -> bool:
+        return getattr(self, f"_waiting_{self.phase}")()
+
+    def _end_phase(self) -> None:
+        finish = getattr(self, f"_finish_{self.phase}", None)
+        if finish:
+            finish()
+        if self.on_phase_end:
+            self.on_phase_end(self)
+        if self.phase == 9:
+            self.turn += 1
+            self.phase = 1
+        else:
+            self.phase += 1
+        getattr(self, f"_start_{self.phase}")()
+
+    # ------------------------------------------------------------------ the deck
+    def top_color(self) -> str | None:
+        for color in COLORS:
+            if self.deck_left[color]:
+                return color
+        return None
+
+    def deck_size(self) -> int:
+        return sum(self.deck_left.values())
+
+    def costs(self) -> dict[str, int]:
+        """Cost of ownership per colour (colours without a cost left out)."""
+        top = self.top_color()
+        if top is None:
+            top = "end_back" if self.end_flipped else "end_front"
+        return COST_BY_TOP[top]
+
+    def reveal_choices(self) -> list[str]:
+        """Companies that can be the card now on top of the deck."""
+        color = self.top_color()
+        if color is None:
+            return []
+        unseen = [a for a in COMPANIES_BY_COLOR[color] if a not in self.seen]
+        if self.open_deck is not None:
+            return [a for a in unseen if a in self.open_deck]
+        highest = HIGHEST_OF_COLOR[color]
+        if self.deck_left[color] == 1 and highest not in self.seen:
+            return [highest]
+        return unseen
+
+    def _draw(self, count: int = 1) -> None:
+        """Cards drawn from the deck: the table must tell which (one reveal each)."""
+        self.pending_reveals += min(count, self.deck_size() - self.pending_reveals)
+
+    def _ev_reveal(self, ev) -> str:
+        if not self.pending_reveals:
+            raise RuleError("No card is being drawn now.")
+        company = ev.get("company")
+        color = self.top_color()
+        if company not in COMPANIES:
+            raise RuleError(f"There is no company {company!r}.")
+        if company in self.seen:
+            raise RuleError(f"The {company} has already been drawn.")
+        if COMPANIES[company].color != color:
+            raise RuleError(f"The top card of the deck is {color}; the {company} is {COMPANIES[company].color}.")
+        if company not in self.reveal_choices():
+            if self.open_deck is not None:
+                raise RuleError(f"The {company} is not in this (open) deck.")
+            raise RuleError(f"Only one {color} card is left and the {HIGHEST_OF_COLOR[color]} (highest {color}) "
+                            f"is always in the deck, so it must be the {HIGHEST_OF_COLOR[color]}.")
+        self.seen.add(company)
+        self.deck_left[color] -= 1
+        self.pending_reveals -= 1
+        if self.setup:
+            self.available.append(company)
+            if not self.pending_reveals:
+                self.setup = False
+            return f"{company} drawn for the initial offering"
+        self.unavailable.append(company)
+        return f"{company} drawn (unavailable until the wrap-up)"
+
+    # ------------------------------------------------------------------ shared procedures
+    def entity_name(self, entity) -> str:
+        return entity.name
+
+    def _log(self, text: str) -> None:
+        self._auto.append(text)
+
+    def _money(self, payer: str, payee: str, amount: int, why: str) -> None:
+        """Record a money movement for the banker's sheet (the engine has already moved it)."""
+        if amount < 0:
+            payer, payee, amount = payee, payer, -amount
+        if amount:
+            self._moves.append((payer, payee, amount, why))
+
+    def company_owner_name(self, abbr: str) -> str | None:
+        ent = self.owner.get(abbr)
+        return None if ent is None else ent.name
+
+    def _give_company(self, abbr: str, entity) -> None:
+        old = self.owner.get(abbr)
+        if old is not None:
+            old.companies.remove(abbr)
+        entity.companies.append(abbr)
+        self.owner[abbr] = entity
+
+    def _remove_company(self, abbr: str) -> None:
+        ent = self.owner.pop(abbr)
+        ent.companies.remove(abbr)
+
+    def in_use(self, corp_name: str | None = None) -> set[int]:
+        """Share price cards held by corporations other than ``corp_name``."""
+        return {p for p, c in self.price_holder.items() if c != corp_name}
+
+    def _set_price(self, corp: Corporation, price: int) -> None:
+        if self.price_holder.get(corp.price) == corp.name:
+            del self.price_holder[corp.price]
+        corp.price = price
+        if price not in self.price_holder and price != 0:
+            self.price_holder[price] = corp.name
+
+    def price_move(self, corp: Corporation, steps: int):
+        return move(corp.price, steps, self.in_use(corp.name))
+
+    def _go_bankrupt(self, corp: Corporation, why: str) -> None:
+        for abbr in list(corp.companies):
+            self._remove_company(abbr)
+        for p in self.players.values():
+            p.shares.pop(corp.name, None)
+        if self.price_holder.get(corp.price) == corp.name:
+            del self.price_holder[corp.price]
+        self._money(corp.name, "Bank", corp.cash, "bankruptcy")
+        corp.cash = 0
+        del self.corps[corp.name]
+        if corp.name in self.queue:
+            self.queue.remove(corp.name)
+        if corp.name in self.receivers:
+            self.receivers.remove(corp.name)
+        self._log(f"{corp.name} goes bankrupt ({why}): its companies leave the game, its shares are void, "
+                  f"its charter is free again")
+
+    def _check_presidency(self, corp: Corporation, acting: str | None = None) -> None:
+        """Change of presidency: the first player after the president (or the acting seller)
+        in player order holding more shares than the president, repeated until settled."""
+        current = acting or corp.president
+        holdings = {p: self.players[p].shares.get(corp.name, 0) for p in self.order}
+        if not any(holdings.values()):
+            if corp.president is not None:
+                self._log(f"{corp.name} goes into receivership: the bank holds all its shares")
+            corp.president = None
+            return
+        if current is None:
+            return
+        best = max(holdings.values())
+        if holdings[current] >= best:
+            if corp.president != current:
+                corp.president = current
+            return
+        i = self.order.index(current)
+        n = len(self.order)
+        for k in range(1, n):
+            cand = self.order[(i + k) % n]
+            if holdings[cand] == best:
+                if corp.president != cand:
+                    self._log(f"{cand} becomes president of {corp.name} ({best} shares)")
+                corp.president = cand
+                return
+
+    # ------------------------------------------------------------------ figures
+    def player_income(self, name: str):
+        return private_income(self.players[name].companies, self.costs())
+
+    def fi_income(self):
+        return private_income(self.fi.companies, self.costs(), foreign_investor=True)
+
+    def corp_income(self, name: str):
+        corp = self.corps[name]
+        return corporation_income(name, corp.companies, self.costs())
+
+    def corp_stars(self, name: str):
+        corp = self.corps[name]
+        return corporation_stars(name, corp.companies, corp.cash)
+
+    def share_order(self) -> list[str]:
+        """Corporations in share price order (highest first)."""
+        return sorted(self.corps, key=lambda c: -self.corps[c].price)
+
+    def unowned_left(self) -> bool:
+        return bool(self.available or self.unavailable or self.deck_size())
+
+    def scores(self) -> dict[str, int]:
+        out = {}
+        for name, p in self.players.items():
+            total = p.cash + sum(COMPANIES[a].face_value for a in p.companies)
+            for cname, n in p.shares.items():
+                total += n * self.corps[cname].price
+            out[name] = total
+        return out
+
+    def _finish_game(self) -> None:
+        self.game_over = True
+        scores = self.scores()
+        ranking = sorted(self.order, key=lambda p: (-scores[p], self.order.index(p)))
+        self.final = {"scores": scores, "ranking": ranking}
+        if self.two_handed:
+            seats = {self.persons[0]: [self.order_initial[0], self.order_initial[3]],
+                     self.persons[1]: [self.order_initial[1], self.order_initial[2]]}
+            worst = {person: max(ranking.index(s) for s in ss) for person, ss in seats.items()}
+            winner = min(worst, key=lambda person: worst[person])
+            self.final["two_handed"] = {"seats": seats, "lower_rank": {k: v + 1 for k, v in worst.items()},
+                                        "winner": winner}
+        self._log("The game ends. " + ", ".join(f"{p} {scores[p]}" for p in ranking))
+
+    @property
+    def order_initial(self) -> list[str]:
+        return list(self.players)
+
+    def __repr__(self):
+        return f"Game(turn={self.turn}, phase={self.phase}, players={self.order})"
+
+
+__all__ = ["Game", "RuleError", "PHASE_NAMES", "TOP_PRICE"]

@@ -1,0 +1,148 @@
+"""The legal-action menu: exactly the events ``apply`` accepts now, with their bounds.
+
+The table app builds its action panel from this menu and nothing else; the random
+playout tests draw their events from it.
+"""
+
+from __future__ import annotations
+
+from .cards import COMPANIES
+from .compute import OVERSEAS
+
+
+class MenuMixin:
+    def legal_actions(self) -> list[dict]:
+        if self.game_over:
+            return []
+        if self.pending_reveals:
+            return [{"type": "reveal", "color": self.top_color(), "choices": self.reveal_choices()}]
+        return getattr(self, f"_menu_{self.phase}")()
+
+    # phase 1 ---------------------------------------------------------------
+    def _menu_1(self) -> list[dict]:
+        a = self.auction
+        if a is not None:
+            name = a.bidders[a.current]
+            return [
+                {"type": "bid", "player": name, "company": a.company, "min": a.high + 1,
+                 "max": self.players[name].cash},
+                {"type": "leave", "player": name, "company": a.company},
+            ]
+        name = self.order[self.actor]
+        p = self.players[name]
+        out = [{"type": "pass", "player": name}]
+        for abbr in sorted(self.available, key=lambda x: COMPANIES[x].face_value):
+            face = COMPANIES[abbr].face_value
+            if face <= p.cash:
+                out.append({"type": "bid", "player": name, "company": abbr, "min": face, "max": p.cash})
+        for cname in self.share_order():
+            corp = self.corps[cname]
+            if corp.bank_shares:
+                price = self.buy_price(corp)
+                if price <= p.cash:
+                    out.append({"type": "buy_share", "player": name, "corporation": cname, "price": price})
+        for cname in self.share_order():
+            if p.shares.get(cname):
+                out.append({"type": "sell_share", "player": name, "corporation": cname,
+                            "price": self.sell_price(self.corps[cname])})
+        return out
+
+    # phase 3 ---------------------------------------------------------------
+    def _menu_3(self) -> list[dict]:
+        if self.intervention is not None:
+            receiver, abbr = self.intervention
+            out = [{"type": "acquire", "corporation": c.name, "company": abbr, "seller": "the foreign investor",
+                    "president": c.president, "min": self.fi_price(c.name, abbr),
+                    "max": self.fi_price(c.name, abbr), "announced_by": receiver}
+                   for c in self.interveners(self.corps[receiver], abbr)]
+            out.append({"type": "no_intervention", "company": abbr, "announced_by": receiver})
+            return out
+        out = []
+        for corp in self.corps.values():
+            if corp.president is None:
+                continue
+            money = self.spendable(corp)
+            for abbr, seller in self.owner.items():
+                if seller is corp or abbr in self.moved:
+                    continue
+                c = COMPANIES[abbr]
+                if seller.kind == "foreign_investor":
+                    lo = hi = self.fi_price(corp.name, abbr)
+                else:
+                    if seller.kind == "corporation" and (seller.president is None or len(seller.companies) == 1):
+                        continue
+                    lo, hi = c.price_min, min(c.price_max, money)
+                if lo <= money and lo <= hi:
+                    item = {"type": "acquire", "corporation": corp.name, "company": abbr, "seller": seller.name,
+                            "president": corp.president, "min": lo, "max": hi}
+                    if seller.kind == "foreign_investor":
+                        item["may_intervene"] = [x.name for x in self.interveners(corp, abbr)]
+                    out.append(item)
+        out.append({"type": "done", "phase": 3})
+        return out
+
+    # phase 4 ---------------------------------------------------------------
+    def _menu_4(self) -> list[dict]:
+        out = []
+        for name in self.order:
+            for abbr in self.players[name].companies:
+                out.append({"type": "close", "company": abbr, "owner": name, "player": name})
+        for corp in self.corps.values():
+            if corp.president is not None and len(corp.companies) > 1:
+                for abbr in corp.companies:
+                    out.append({"type": "close", "company": abbr, "owner": corp.name, "player": corp.president})
+        if not self.players_short():
+            out.append({"type": "done", "phase": 4})
+        return out
+
+    # phases 6, 8, 9 --------------------------------------------------------
+    def _menu_6(self) -> list[dict]:
+        corp = self.corps[self.queue[0]]
+        return [{"type": "dividend", "player": corp.president, "corporation": corp.name, "min": 0,
+                 "max": self.dividend_max(corp)}]
+
+    def _menu_8(self) -> list[dict]:
+        corp = self.corps[self.queue[0]]
+        base = {"player": corp.president, "corporation": corp.name}
+        return [{"type": "issue", **base, "price": self.issue_price(corp)}, {"type": "skip_issue", **base}]
+
+    def _menu_9(self) -> list[dict]:
+        abbr = self.queue[0]
+        owner = self.owner[abbr]
+        options = []
+        for price in self.ipo_prices(abbr):
+            shares, payment, treasury = self.ipo_terms(abbr, price)
+            if payment <= owner.cash:
+                for charter in self.free_charters():
+                    options.append({"corporation": charter, "price": price, "owner_shares": shares,
+                                    "bank_shares": shares, "payment": payment, "treasury": treasury})
+        return [{"type": "ipo", "player": owner.name, "company": abbr, "options": options},
+                {"type": "skip_ipo", "player": owner.name, "company": abbr}]
+
+
+def events_of(item: dict, pick) -> dict:
+    """A concrete event from a menu item; ``pick(lo, hi)`` chooses amounts, ``pick(seq)`` choices."""
+    kind = item["type"]
+    if kind == "reveal":
+        return {"type": "reveal", "company": pick(item["choices"])}
+    if kind in ("bid", "acquire", "dividend"):
+        amount = pick(item["min"], item["max"])
+        if kind == "bid":
+            return {"type": "bid", "player": item["player"], "company": item["company"], "price": amount}
+        if kind == "dividend":
+            return {"type": "dividend", "corporation": item["corporation"], "amount": amount}
+        ev = {"type": "acquire", "corporation": item["corporation"], "company": item["company"], "price": amount}
+        if item.get("announced_by"):
+            ev["announced_by"] = item["announced_by"]
+        return ev
+    if kind == "ipo":
+        opt = pick(item["options"])
+        return {"type": "ipo", "company": item["company"], "corporation": opt["corporation"], "price": opt["price"]}
+    keys = {"pass": ("player",), "leave": ("player",), "buy_share": ("player", "corporation"),
+            "sell_share": ("player", "corporation"), "no_intervention": ("company",), "done": ("phase",),
+            "close": ("company",), "issue": ("corporation",), "skip_issue": ("corporation",),
+            "skip_ipo": ("company",)}[kind]
+    return {"type": kind, **{k: item[k] for k in keys}}
+
+
+__all__ = ["MenuMixin", "events_of", "OVERSEAS"]

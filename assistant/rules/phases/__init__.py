@@ -1,0 +1,1 @@
+"""The rules of each phase, as mixins of ``Game``."""

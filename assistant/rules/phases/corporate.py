@@ -1,0 +1,242 @@
+"""Phases 5 to 9: income, dividends, the end card, issuing shares and IPOs."""
+
+from __future__ import annotations
+
+from ..cards import COMPANIES, CORPORATIONS, IPO_PRICES, SHARE_PRICE_CARDS, TOP_PRICE
+from ..compute import STOCK_MASTERS, corporation_income, private_income, star_count
+from ..entities import Corporation
+from ..errors import RuleError
+from ..market import max_dividend, required_stars, star_steps
+
+
+class CorporateMixin:
+    # ------------------------------------------------------------------ phase 5
+    def _start_5(self):
+        costs = self.costs()
+        for name in self.order:
+            p = self.players[name]
+            if p.companies:
+                income = private_income(p.companies, costs).total
+                p.cash += income
+                self._money("Bank", name, income, "income")
+        income = private_income(self.fi.companies, costs, foreign_investor=True).total
+        self.fi.cash += income
+        self._money("Bank", "Foreign investor", income, "income")
+        for corp in list(self.corps.values()):
+            income = corporation_income(corp.name, corp.companies, costs).total
+            if income < 0 and corp.cash < -income:
+                self._go_bankrupt(corp, f"it cannot pay its income of {income} with {corp.cash}")
+                continue
+            corp.cash += income
+            self._money("Bank", corp.name, income, "income")
+
+    def _waiting_5(self) -> bool:
+        return False
+
+    # ------------------------------------------------------------------ phase 6
+    def _start_6(self):
+        self.queue = self.share_order()
+
+    def dividend_max(self, corp) -> int:
+        return min(max_dividend(corp.price), corp.cash // corp.issued)
+
+    def _waiting_6(self) -> bool:
+        while self.queue:
+            corp = self.corps[self.queue[0]]
+            if corp.president is not None:
+                return True
+            self.queue.pop(0)
+            self._log(self._pay_dividend(corp, 0, "(in receivership)"))
+        return False
+
+    def _ev_dividend(self, ev) -> str:
+        corp = self._queue_head(ev, 6, "dividends")
+        amount = ev.get("amount")
+        if type(amount) is not int or amount < 0:
+            raise RuleError("The dividend is a whole number of coins per share, 0 or more.")
+        top = self.dividend_max(corp)
+        if amount > top:
+            raise RuleError(f"{corp.name} can pay at most {top} per share (share price {corp.price} allows "
+                            f"{max_dividend(corp.price)}; {corp.cash} cash for {corp.issued} shares).")
+        self.queue.pop(0)
+        return self._pay_dividend(corp, amount, "")
+
+    def _pay_dividend(self, corp, amount, note) -> str:
+        if amount:
+            for p in self.players.values():
+                n = p.shares.get(corp.name)
+                if n:
+                    p.cash += amount * n
+                    self._money(corp.name, p.name, amount * n, "dividend")
+            corp.cash -= amount * corp.issued
+            self._money(corp.name, "Bank", amount * corp.bank_shares, "dividend on bank shares")
+        text = f"{corp.name}{' ' + note if note else ''} pays {amount} per share"
+        owned = star_count(corp.name, corp.companies, corp.cash)
+        needed = required_stars(corp.price, corp.issued)
+        move = self.price_move(corp, star_steps(owned, needed))
+        text += f"; {owned}★ for {needed} required: {move.describe()}"
+        if move.new == 0:
+            self._go_bankrupt(corp, "its share price fell to 0")
+        elif move.steps:
+            self._set_price(corp, move.new)
+        return text
+
+    def _queue_head(self, ev, phase, what):
+        if self.phase != phase:
+            raise RuleError(f"It is phase {self.phase}, not phase {phase} ({what}).")
+        name = ev.get("corporation")
+        head = self.queue[0]
+        if name != head:
+            raise RuleError(f"It is {head}'s turn, not {name!r}'s.")
+        return self.corps[head]
+
+    # ------------------------------------------------------------------ phase 7
+    def _start_7(self):
+        at_top = [c.name for c in self.corps.values() if c.price == TOP_PRICE]
+        if at_top:
+            self._log(f"{', '.join(at_top)} at {TOP_PRICE}: the game ends")
+            self._finish_game()
+        elif self.end_flipped:
+            self._log("The game end card was already flipped: the game ends")
+            self._finish_game()
+        elif not self.unowned_left():
+            self.end_flipped = True
+            self._log("No unowned companies are left: the game end card is flipped (cost of ownership 10 "
+                      "for red, orange, yellow and green); the game ends in the next phase 7")
+
+    def _waiting_7(self) -> bool:
+        return False
+
+    # ------------------------------------------------------------------ phase 8
+    def _start_8(self):
+        self.queue = [c for c in self.share_order() if self.corps[c].unissued]
+
+    def issue_price(self, corp) -> int:
+        if corp.name == STOCK_MASTERS:
+            return corp.price
+        return self.price_move(corp, -1).new
+
+    def _waiting_8(self) -> bool:
+        while self.queue:
+            corp = self.corps[self.queue[0]]
+            if corp.president is not None:
+                return True
+            self.queue.pop(0)
+            self._log(self._issue(corp, " (in receivership)"))
+        return False
+
+    def _ev_issue(self, ev) -> str:
+        corp = self._queue_head(ev, 8, "issue shares")
+        self.queue.pop(0)
+        return self._issue(corp, "")
+
+    def _ev_skip_issue(self, ev) -> str:
+        corp = self._queue_head(ev, 8, "issue shares")
+        self.queue.pop(0)
+        return f"{corp.name} issues no share"
+
+    def _issue(self, corp, note) -> str:
+        price = self.issue_price(corp)
+        corp.issued += 1
+        corp.bank_shares += 1
+        if price == 0:
+            self._go_bankrupt(corp, "issuing a share dropped its price to 0")
+            return f"{corp.name}{note} issues a share"
+        self._set_price(corp, price)
+        corp.cash += price
+        self._money("Bank", corp.name, price, "issues a share")
+        return f"{corp.name}{note} issues a share for {price}"
+
+    # ------------------------------------------------------------------ phase 9
+    def _start_9(self):
+        private = [a for p in self.players.values() for a in p.companies]
+        self.queue = sorted(private, key=lambda a: -COMPANIES[a].face_value)
+
+    def free_charters(self) -> list[str]:
+        return [name for name in CORPORATIONS if name not in self.corps]
+
+    @staticmethod
+    def ipo_terms(abbr: str, price: int) -> tuple[int, int, int]:
+        """(shares for the owner and for the bank each, owner's payment, new treasury)."""
+        face = COMPANIES[abbr].face_value
+        shares = 2 if face > price else 1
+        payment = shares * price - face
+        return shares, payment, payment + shares * price
+
+    def ipo_prices(self, abbr: str) -> list[int]:
+        """Share prices allowed for the company's colour and free now."""
+        return [p for p in IPO_PRICES[COMPANIES[abbr].color] if p not in self.price_holder]
+
+    def _can_ipo(self, abbr: str) -> str | None:
+        """Why the owner cannot form a corporation with ``abbr`` (None if they can)."""
+        if not self.free_charters():
+            return "no charter is free"
+        owner = self.owner[abbr]
+        prices = self.ipo_prices(abbr)
+        if not prices:
+            return f"every {COMPANIES[abbr].color} IPO share price is in use"
+        if not any(self.ipo_terms(abbr, p)[1] <= owner.cash for p in prices):
+            return f"{owner.name} cannot pay the difference at any free share price"
+        return None
+
+    def _waiting_9(self) -> bool:
+        while self.queue:
+            abbr = self.queue[0]
+            why = self._can_ipo(abbr)
+            if why is None:
+                return True
+            self.queue.pop(0)
+            self._log(f"The {abbr} cannot go public: {why}")
+        return False
+
+    def _ipo_head(self, ev):
+        if self.phase != 9:
+            raise RuleError(f"IPOs happen in phase 9; it is phase {self.phase} now.")
+        abbr = ev.get("company")
+        head = self.queue[0]
+        if abbr != head:
+            raise RuleError(f"It is the {head}'s turn to go public or not (descending face value), not {abbr!r}'s.")
+        return abbr
+
+    def _ev_skip_ipo(self, ev) -> str:
+        abbr = self._ipo_head(ev)
+        self.queue.pop(0)
+        return f"The {abbr} stays private"
+
+    def _ev_ipo(self, ev) -> str:
+        abbr = self._ipo_head(ev)
+        name = ev.get("corporation")
+        price = ev.get("price")
+        if name not in CORPORATIONS:
+            raise RuleError(f"There is no corporation {name!r}.")
+        if name in self.corps:
+            raise RuleError(f"{name} is already in play; choose a free charter.")
+        color = COMPANIES[abbr].color
+        if type(price) is not int or price not in SHARE_PRICE_CARDS:
+            raise RuleError(f"{price!r} is not a share price.")
+        if price not in IPO_PRICES[color]:
+            allowed = ", ".join(map(str, IPO_PRICES[color]))
+            raise RuleError(f"{price} is not an IPO price for a {color} company (allowed: {allowed}).")
+        if price in self.price_holder:
+            raise RuleError(f"The {price} share price card is held by {self.price_holder[price]}.")
+        owner = self.owner[abbr]
+        shares, payment, treasury = self.ipo_terms(abbr, price)
+        if payment > owner.cash:
+            raise RuleError(f"Forming {name} at {price} costs {owner.name} {payment} "
+                            f"({shares} × {price} − face value {COMPANIES[abbr].face_value}); "
+                            f"{owner.name} has {owner.cash}.")
+        self.queue.pop(0)
+        corp = Corporation(name, price)
+        self.corps[name] = corp
+        self.price_holder[price] = name
+        self._give_company(abbr, corp)
+        owner.cash -= payment
+        self._money(owner.name, name, payment, "IPO payment")
+        self._money("Bank", name, shares * price, "buys IPO shares")
+        corp.cash = treasury
+        corp.issued = 2 * shares
+        corp.bank_shares = shares
+        owner.shares[name] = shares
+        corp.president = owner.name
+        return (f"{owner.name} forms {name} with the {abbr} at {price}: {shares} share{'s' if shares > 1 else ''} "
+                f"each for {owner.name} and the bank, {owner.name} pays {payment}, treasury {treasury}")

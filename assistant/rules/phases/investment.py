@@ -1,0 +1,257 @@
+"""Phase 1 (investment: auctions and share trading) and phase 2 (wrap-up)."""
+
+from __future__ import annotations
+
+from ..cards import COMPANIES, TOP_PRICE
+from ..errors import RuleError
+
+
+class Auction:
+    __slots__ = ("company", "high", "high_bidder", "bidders", "current", "starter")
+
+    def __init__(self, company, price, starter, bidders):
+        self.company = company
+        self.high = price
+        self.high_bidder = starter
+        self.starter = starter
+        self.bidders = bidders  # players still in, in player order starting with the starter
+        self.current = 1 % len(bidders)  # index in bidders of the player to bid next
+
+    def __deepcopy__(self, memo):
+        a = Auction.__new__(Auction)
+        a.company, a.high, a.high_bidder, a.starter = self.company, self.high, self.high_bidder, self.starter
+        a.bidders, a.current = list(self.bidders), self.current
+        return a
+
+
+class InvestmentMixin:
+    # ------------------------------------------------------------------ phase 1
+    def _start_1(self):
+        self.actor = 0
+        self.passes = 0
+        self.auction = None
+
+    def actor_name(self) -> str:
+        return self.order[self.actor]
+
+    def buy_price(self, corp) -> int:
+        """What one share costs now: the next higher free share price card."""
+        return self.price_move(corp, 1).new
+
+    def sell_price(self, corp) -> int:
+        """What selling one share pays now: the next lower free share price card."""
+        return self.price_move(corp, -1).new
+
+    def _has_investment_action(self, player) -> bool:
+        if player.shares:
+            return True
+        cash = player.cash
+        if any(COMPANIES[a].face_value <= cash for a in self.available):
+            return True
+        return any(c.bank_shares and self.buy_price(c) <= cash for c in self.corps.values())
+
+    def _waiting_1(self) -> bool:
+        n = len(self.order)
+        while True:
+            auction = self.auction
+            if auction is not None:
+                if len(auction.bidders) == 1:
+                    self._end_auction()
+                    if self.pending_reveals or self.game_over:
+                        return True
+                    continue
+                bidder = auction.bidders[auction.current]
+                if self.players[bidder].cash <= auction.high:
+                    self._log(f"{bidder} cannot raise above {auction.high} and leaves the auction")
+                    self._drop_bidder(auction.current)
+                    continue
+                return True
+            if self.passes >= n:
+                return False
+            player = self.players[self.order[self.actor]]
+            if self._has_investment_action(player):
+                return True
+            self._log(f"{player.name} has nothing to do and passes")
+            self.passes += 1
+            self.actor = (self.actor + 1) % n
+
+    def _require_actor(self, ev) -> str:
+        if self.phase != 1:
+            raise RuleError(f"That is a phase 1 action; it is phase {self.phase} now.")
+        name = ev.get("player")
+        if name not in self.players:
+            raise RuleError(f"There is no player {name!r} in this game.")
+        if self.auction is not None:
+            raise RuleError(f"The auction for the {self.auction.company} is running: "
+                            f"{self.auction.bidders[self.auction.current]} raises or leaves.")
+        if name != self.order[self.actor]:
+            raise RuleError(f"It is {self.order[self.actor]}'s turn, not {name}'s.")
+        return name
+
+    def _next_actor(self, after: int | None = None) -> None:
+        self.actor = ((self.actor if after is None else after) + 1) % len(self.order)
+
+    def _ev_pass(self, ev) -> str:
+        name = self._require_actor(ev)
+        self.passes += 1
+        self._next_actor()
+        return f"{name} passes"
+
+    def _ev_bid(self, ev) -> str:
+        if self.phase != 1:
+            raise RuleError(f"Bids happen in phase 1; it is phase {self.phase} now.")
+        name = ev.get("player")
+        company = ev.get("company")
+        price = ev.get("price")
+        if name not in self.players:
+            raise RuleError(f"There is no player {name!r} in this game.")
+        if type(price) is not int:
+            raise RuleError("A bid must be a whole number of coins.")
+        cash = self.players[name].cash
+        auction = self.auction
+        if auction is not None:
+            bidder = auction.bidders[auction.current]
+            if name != bidder:
+                raise RuleError(f"It is {bidder}'s turn to bid, not {name}'s.")
+            if company != auction.company:
+                raise RuleError(f"The auction for the {auction.company} is running; "
+                                f"{name} can only raise for it or leave.")
+            if price <= auction.high:
+                raise RuleError(f"A raise must be above the current bid of {auction.high}; {price} is not.")
+            if price > cash:
+                raise RuleError(f"{name} has only {cash}, so cannot bid {price}.")
+            auction.high = price
+            auction.high_bidder = name
+            auction.current = (auction.current + 1) % len(auction.bidders)
+            return f"{name} bids {price} for the {company}"
+        self._require_actor(ev)
+        if company not in COMPANIES:
+            raise RuleError(f"There is no company {company!r}.")
+        if company not in self.available:
+            if company in self.unavailable:
+                raise RuleError(f"The {company} was drawn this turn and cannot be auctioned until next turn.")
+            raise RuleError(f"The {company} is not in the offering.")
+        face = COMPANIES[company].face_value
+        if price < face:
+            raise RuleError(f"The {company} needs a bid of at least {face}, its face value; {price} is too low.")
+        if price > cash:
+            raise RuleError(f"{name} has only {cash}, so cannot bid {price} for the {company}.")
+        n = len(self.order)
+        start = self.actor
+        bidders = [self.order[(start + k) % n] for k in range(n)]
+        self.auction = Auction(company, price, name, bidders)
+        self.passes = 0
+        return f"{name} starts an auction for the {company} at {price}"
+
+    def _ev_leave(self, ev) -> str:
+        auction = self.auction
+        name = ev.get("player")
+        if self.phase != 1 or auction is None:
+            raise RuleError("No auction is running, so there is nothing to leave.")
+        bidder = auction.bidders[auction.current]
+        if name != bidder:
+            raise RuleError(f"It is {bidder}'s turn to bid or leave, not {name}'s.")
+        self._drop_bidder(auction.current)
+        return f"{name} leaves the auction for the {auction.company}"
+
+    def _drop_bidder(self, index: int) -> None:
+        auction = self.auction
+        del auction.bidders[index]
+        auction.current = index % len(auction.bidders)
+
+    def _end_auction(self) -> None:
+        auction = self.auction
+        winner = self.players[auction.high_bidder]
+        winner.cash -= auction.high
+        self._money(winner.name, "Bank", auction.high, f"wins the {auction.company}")
+        self.available.remove(auction.company)
+        self._give_company(auction.company, winner)
+        self._log(f"{winner.name} wins the {auction.company} for {auction.high}")
+        self._next_actor(self.order.index(auction.starter))
+        self.auction = None
+        self._draw()
+
+    def _ev_buy_share(self, ev) -> str:
+        name = self._require_actor(ev)
+        corp = self._corp_arg(ev)
+        player = self.players[name]
+        if not corp.bank_shares:
+            raise RuleError(f"The bank has no {corp.name} share to sell.")
+        new = self.price_move(corp, 1).new
+        if new > player.cash:
+            raise RuleError(f"A {corp.name} share now costs {new}; {name} has {player.cash}.")
+        self._set_price(corp, new)
+        player.cash -= new
+        self._money(name, "Bank", new, f"buys a {corp.name} share")
+        corp.bank_shares -= 1
+        player.shares[corp.name] = player.shares.get(corp.name, 0) + 1
+        text = f"{name} buys a {corp.name} share for {new}"
+        if corp.president is None:
+            corp.president = name
+            text += f" (the President's Share: {name} ends the receivership)"
+        else:
+            self._check_presidency(corp)
+        self.passes = 0
+        self._next_actor()
+        if new == TOP_PRICE:
+            self._log(f"{corp.name} reached {TOP_PRICE}")
+            self._finish_game()
+        return text
+
+    def _ev_sell_share(self, ev) -> str:
+        name = self._require_actor(ev)
+        corp = self._corp_arg(ev)
+        player = self.players[name]
+        held = player.shares.get(corp.name, 0)
+        if not held:
+            raise RuleError(f"{name} has no {corp.name} share to sell.")
+        new = self.price_move(corp, -1).new
+        self.passes = 0
+        self._next_actor()
+        if new == 0:
+            player.shares[corp.name] = held - 1
+            self._go_bankrupt(corp, "its share price fell to 0")
+            return f"{name} sells a {corp.name} share for 0"
+        self._set_price(corp, new)
+        player.cash += new
+        self._money("Bank", name, new, f"sells a {corp.name} share")
+        if held == 1:
+            del player.shares[corp.name]
+        else:
+            player.shares[corp.name] = held - 1
+        corp.bank_shares += 1
+        was_president = corp.president == name
+        self._check_presidency(corp, acting=name if was_president else None)
+        return f"{name} sells a {corp.name} share for {new}"
+
+    def _corp_arg(self, ev):
+        name = ev.get("corporation")
+        corp = self.corps.get(name)
+        if corp is None:
+            raise RuleError(f"{name!r} is not a corporation in play.")
+        return corp
+
+    # ------------------------------------------------------------------ phase 2
+    def _start_2(self):
+        old = self.order
+        self.order = sorted(old, key=lambda p: (-self.players[p].cash, old.index(p)))
+        self._log("New player order: " + ", ".join(self.order))
+        bought = 0
+        for abbr in sorted(self.available, key=lambda a: COMPANIES[a].face_value):
+            face = COMPANIES[abbr].face_value
+            if face > self.fi.cash:
+                break
+            self.fi.cash -= face
+            self._money("Foreign investor", "Bank", face, f"buys the {abbr}")
+            self.available.remove(abbr)
+            self._give_company(abbr, self.fi)
+            self._log(f"The foreign investor buys the {abbr} for {face}")
+            bought += 1
+        self._draw(bought)
+
+    def _waiting_2(self) -> bool:
+        return False
+
+    def _finish_2(self):
+        self.available.extend(self.unavailable)
+        self.unavailable = []

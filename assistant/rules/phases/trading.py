@@ -1,0 +1,259 @@
+"""Phase 3 (acquisition) and phase 4 (closing): the any-order phases."""
+
+from __future__ import annotations
+
+from ..cards import COMPANIES
+from ..compute import JUNKYARD, OVERSEAS
+from ..errors import RuleError
+
+
+class TradingMixin:
+    # ------------------------------------------------------------------ phase 3 helpers
+    def fi_price(self, corp_name: str, abbr: str) -> int:
+        """What a corporation pays the foreign investor: the maximum, face value for Overseas Trading."""
+        c = COMPANIES[abbr]
+        return c.face_value if corp_name == OVERSEAS else c.price_max
+
+    def spendable(self, corp) -> int:
+        """Money not received in this phase."""
+        return corp.cash - self.received.get(corp.name, 0)
+
+    def has_priority(self, corp, over) -> bool:
+        """Priority with the foreign investor: Overseas Trading first, then higher share price."""
+        if corp.name == over.name:
+            return False
+        if over.name == OVERSEAS:
+            return False
+        if corp.name == OVERSEAS:
+            return True
+        return corp.price > over.price
+
+    def interveners(self, announcer, abbr: str) -> list:
+        """Corporations that may intervene in a purchase from the foreign investor, best first."""
+        out = [c for c in self.corps.values()
+               if c.president is not None and self.has_priority(c, announcer)
+               and self.spendable(c) >= self.fi_price(c.name, abbr)]
+        out.sort(key=lambda c: (c.name != OVERSEAS, -c.price))
+        return out
+
+    # ------------------------------------------------------------------ phase 3 flow
+    def _start_3(self):
+        self.moved = set()
+        self.received = {}
+        self.intervention = None
+        self.phase_open = self._acquisition_possible()
+        receivers = [c for c in self.corps.values() if c.president is None]
+        receivers.sort(key=lambda c: (c.name != OVERSEAS, -c.price))
+        self.receivers = [c.name for c in receivers]
+
+    def _acquisition_possible(self) -> bool:
+        """FORMAT.md's test for an open phase 3: money for some company's minimum price, and a
+        corporation run by a player."""
+        if not any(c.president is not None for c in self.corps.values()):
+            return False
+        for corp in self.corps.values():
+            for abbr, ent in self.owner.items():
+                if ent is not corp and COMPANIES[abbr].price_min <= corp.cash:
+                    return True
+        return False
+
+    def _waiting_3(self) -> bool:
+        if self.intervention is not None:
+            return True
+        while self.receivers:
+            corp = self.corps[self.receivers[0]]
+            target = self._receiver_target(corp)
+            if target is None:
+                self.receivers.pop(0)
+                continue
+            if self.interveners(corp, target):
+                self.intervention = (corp.name, target)
+                return True
+            self._buy_from_fi(corp, target, f"{corp.name} (in receivership)")
+        return self.phase_open
+
+    def _receiver_target(self, corp) -> str | None:
+        """The most expensive company of the foreign investor the receiver can afford."""
+        best = None
+        for abbr in self.fi.companies:
+            if abbr in self.moved:
+                continue
+            price = self.fi_price(corp.name, abbr)
+            if price <= self.spendable(corp):
+                if best is None or (price, COMPANIES[abbr].face_value) > best[0]:
+                    best = ((price, COMPANIES[abbr].face_value), abbr)
+        return None if best is None else best[1]
+
+    def _buy_from_fi(self, corp, abbr, who) -> str:
+        price = self.fi_price(corp.name, abbr)
+        self._transfer(corp, abbr, price)
+        text = f"{who} buys the {abbr} from the foreign investor for {price}"
+        self._log(text)
+        return text
+
+    def _transfer(self, corp, abbr, price) -> None:
+        seller = self.owner[abbr]
+        corp.cash -= price
+        seller.cash += price
+        self._money(corp.name, seller.name, price, f"buys the {abbr}")
+        if seller.kind == "corporation":
+            self.received[seller.name] = self.received.get(seller.name, 0) + price
+        self._give_company(abbr, corp)
+        self.moved.add(abbr)
+
+    def _in_phase_3(self):
+        if self.phase != 3:
+            raise RuleError(f"Companies are bought in phase 3 (acquisition); it is phase {self.phase} now.")
+
+    def _ev_acquire(self, ev) -> str:
+        self._in_phase_3()
+        corp = self._corp_arg(ev)
+        abbr = ev.get("company")
+        price = ev.get("price")
+        announced = ev.get("announced_by")
+        if abbr not in COMPANIES:
+            raise RuleError(f"There is no company {abbr!r}.")
+        if type(price) is not int:
+            raise RuleError("The price must be a whole number of coins.")
+        pending = self.intervention
+        if pending is not None and (announced != pending[0] or abbr != pending[1]):
+            raise RuleError(f"First settle {pending[0]}'s (in receivership) purchase of the {pending[1]}: "
+                            f"does a corporation intervene?")
+        seller = self.owner.get(abbr)
+        if seller is None:
+            raise RuleError(f"The {abbr} is not owned by anyone, so it cannot be bought in phase 3.")
+        if seller is corp:
+            raise RuleError(f"{corp.name} already owns the {abbr}.")
+        if corp.president is None:
+            raise RuleError(f"{corp.name} is in receivership: the receiver only buys from the foreign investor, "
+                            f"automatically at the start of the phase.")
+        if abbr in self.moved:
+            raise RuleError(f"The {abbr} already changed hands in this phase.")
+        if seller.kind == "corporation":
+            if seller.president is None:
+                raise RuleError(f"{seller.name} is in receivership and never sells companies.")
+            if len(seller.companies) == 1:
+                raise RuleError(f"The {abbr} is the only company of {seller.name}; a corporation keeps at least one.")
+        c = COMPANIES[abbr]
+        if seller.kind == "foreign_investor":
+            fixed = self.fi_price(corp.name, abbr)
+            if price != fixed:
+                how = "face value" if corp.name == OVERSEAS else "the maximum of its price span"
+                raise RuleError(f"The foreign investor sells the {abbr} to {corp.name} only at {fixed} ({how}).")
+        elif not c.price_min <= price <= c.price_max:
+            raise RuleError(f"{price} is outside the price span {c.price_min}–{c.price_max} of the {abbr}.")
+        available = self.spendable(corp)
+        if price > available:
+            extra = f" (money received in this phase cannot be spent in it)" if available != corp.cash else ""
+            raise RuleError(f"{corp.name} has only {available} available for the {abbr}, not {price}{extra}.")
+        if announced is not None:
+            if seller.kind != "foreign_investor":
+                raise RuleError("Only a purchase from the foreign investor is announced and can be intervened in.")
+            announcer = self.corps.get(announced)
+            if announcer is None:
+                raise RuleError(f"{announced!r} is not a corporation in play.")
+            if not self.has_priority(corp, announcer):
+                raise RuleError(f"{corp.name} has no priority over {announcer.name} "
+                                f"(Overseas Trading first, then the higher share price), so it cannot intervene.")
+        self._transfer(corp, abbr, price)
+        if pending is not None:
+            self.intervention = None
+        seller_name = seller.name
+        text = f"{corp.name} buys the {abbr} from {seller_name} for {price}"
+        if announced:
+            text += f" (intervening in {announced}'s announced purchase)"
+        return text
+
+    def _ev_no_intervention(self, ev) -> str:
+        self._in_phase_3()
+        pending = self.intervention
+        if pending is None:
+            raise RuleError("No purchase by a corporation in receivership is waiting for interventions.")
+        if ev.get("company") != pending[1]:
+            raise RuleError(f"The purchase waiting for interventions is of the {pending[1]}.")
+        self.intervention = None
+        corp = self.corps[pending[0]]
+        price = self.fi_price(corp.name, pending[1])
+        self._transfer(corp, pending[1], price)
+        return f"Nobody intervenes: {corp.name} (in receivership) buys the {pending[1]} for {price}"
+
+    def _ev_done(self, ev) -> str:
+        phase = ev.get("phase")
+        if phase not in (3, 4):
+            raise RuleError("Only phase 3 (acquisition) and phase 4 (closing) are declared done.")
+        if self.phase != phase:
+            raise RuleError(f"It is phase {self.phase}, not phase {phase}.")
+        if phase == 3:
+            if self.intervention is not None:
+                raise RuleError(f"First settle {self.intervention[0]}'s purchase of the {self.intervention[1]}.")
+            self.phase_open = False
+            return "Acquisitions done"
+        short = self.players_short()
+        if short:
+            raise RuleError("; ".join(
+                f"{name} must close companies first: {cash} money and {income} income" for name, cash, income in short)
+                + " (a player must be able to pay a negative income).")
+        self.phase_open = False
+        return "Closing done"
+
+    # ------------------------------------------------------------------ phase 4
+    def players_short(self) -> list[tuple[str, int, int]]:
+        """Players whose money cannot pay their coming negative income."""
+        out = []
+        for name in self.order:
+            p = self.players[name]
+            if p.companies:
+                income = self.player_income(name).total
+                if p.cash + income < 0:
+                    out.append((name, p.cash, income))
+        return out
+
+    def _start_4(self):
+        costs = self.costs()
+        for abbr in sorted(self.fi.companies, key=lambda a: COMPANIES[a].face_value):
+            c = COMPANIES[abbr]
+            if c.income - costs.get(c.color, 0) < 0:
+                self._remove_company(abbr)
+                self._log(f"The foreign investor closes the {abbr} (income {c.income}, cost {costs[c.color]})")
+        red, orange = costs.get("red", 0) >= 4, costs.get("orange", 0) >= 7
+        for corp in list(self.corps.values()):
+            if corp.president is not None:
+                continue
+            for abbr in sorted(corp.companies, key=lambda a: COMPANIES[a].face_value):
+                color = COMPANIES[abbr].color
+                if len(corp.companies) > 1 and ((color == "red" and red) or (color == "orange" and orange)):
+                    self._log(self._close(corp, abbr, f"{corp.name} (in receivership)"))
+        self.phase_open = bool(any(p.companies for p in self.players.values()) or (
+            any(len(c.companies) >= 2 for c in self.corps.values())
+            and any(c.president is not None for c in self.corps.values())))
+
+    def _waiting_4(self) -> bool:
+        return self.phase_open
+
+    def _close(self, owner, abbr, who) -> str:
+        self._remove_company(abbr)
+        text = f"{who} closes the {abbr}"
+        if owner.kind == "corporation" and owner.name == JUNKYARD:
+            bonus = 2 * COMPANIES[abbr].income
+            owner.cash += bonus
+            self._money("Bank", owner.name, bonus, f"scrapping bonus for the {abbr}")
+            text += f" and receives a scrapping bonus of {bonus}"
+        return text
+
+    def _ev_close(self, ev) -> str:
+        if self.phase != 4:
+            raise RuleError(f"Companies are closed in phase 4 (closing); it is phase {self.phase} now.")
+        abbr = ev.get("company")
+        if abbr not in COMPANIES:
+            raise RuleError(f"There is no company {abbr!r}.")
+        owner = self.owner.get(abbr)
+        if owner is None:
+            raise RuleError(f"The {abbr} is not owned by anyone.")
+        if owner.kind == "foreign_investor":
+            raise RuleError("The foreign investor closes its companies by itself.")
+        if owner.kind == "corporation":
+            if owner.president is None:
+                raise RuleError(f"{owner.name} is in receivership; the receiver closes companies by itself.")
+            if len(owner.companies) == 1:
+                raise RuleError(f"The {abbr} is the only company of {owner.name}; a corporation keeps at least one.")
+        return self._close(owner, abbr, owner.name)
