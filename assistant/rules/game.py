@@ -9,6 +9,8 @@ changes anything.  The phase rules live in the mixins of ``phases/``; shared pro
 
 from __future__ import annotations
 
+import copy
+
 from .cards import (
     COLORS,
     COMPANIES,
@@ -41,6 +43,15 @@ PHASE_NAMES = {
     7: "End card",
     8: "Issue shares",
     9: "IPO",
+}
+
+# The canonical rule (anchor in canonical_rules.json) each kind of event is judged by.
+EVENT_RULES = {
+    "reveal": "deck", "pass": "phase-1-investment", "bid": "auction", "leave": "auction",
+    "buy_share": "buy-one-share", "sell_share": "sell-one-share", "acquire": "phase-3-acquisition",
+    "no_intervention": "phase-3-acquisition", "close": "phase-4-closing", "dividend": "pay-dividends",
+    "issue": "issue-one-share", "skip_issue": "phase-8-issue-share", "ipo": "form-corporation",
+    "skip_ipo": "phase-9-ipo",
 }
 
 EVENT_TYPES = (
@@ -138,6 +149,21 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             game.apply(ev)
         return game
 
+    def clone(self) -> "Game":
+        """An independent copy of the state (without the records), for previews."""
+        records = self.events, self.journal, self.on_phase_end
+        self.events, self.journal, self.on_phase_end = [], [], None
+        try:
+            return copy.deepcopy(self)
+        finally:
+            self.events, self.journal, self.on_phase_end = records
+
+    def preview(self, event: dict) -> "Game":
+        """The game as it would be after ``event`` (RuleError if refused); this game is unchanged."""
+        trial = self.clone()
+        trial.apply(event)
+        return trial
+
     # ------------------------------------------------------------------ dispatcher
     def apply(self, event: dict) -> None:
         """Accept one event or raise RuleError (the game is then unchanged)."""
@@ -149,10 +175,16 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         if self.game_over:
             raise RuleError("The game is over.")
         if self.pending_reveals and kind != "reveal":
-            raise RuleError(f"First tell which company was drawn from the deck (a {self.top_color()} card).")
+            raise RuleError(f"First tell which company was drawn from the deck (a {self.top_color()} card).", "deck")
         self._auto = []
         self._moves = []
-        text = getattr(self, "_ev_" + kind)(event)
+        try:
+            text = getattr(self, "_ev_" + kind)(event)
+        except RuleError as err:
+            if err.rule is None:
+                err.rule = EVENT_RULES.get(kind) or ("phase-4-closing" if event.get("phase") == 4
+                                                      else "phase-3-acquisition")
+            raise
         self._advance()
         self.events.append(event)
         self.journal.append({"event": event, "text": text, "auto": self._auto, "moves": self._moves})

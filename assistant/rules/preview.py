@@ -1,0 +1,230 @@
+"""Decision helpers: what an event would do, before it is entered.
+
+Every figure here comes from applying the event to a copy of the game (``Game.preview``) or
+from the engine's own computations, so a preview always equals what happens when the event is
+entered.
+"""
+
+from __future__ import annotations
+
+from .cards import COLORS, COMPANIES, COST_BY_TOP
+from .compute import corporation_income, corporation_stars, star_count
+from .errors import RuleError
+from .market import required_stars, star_steps
+
+
+# ---------------------------------------------------------------------- dividends
+def dividend_chart(game) -> dict | None:
+    """For the corporation whose dividend is due: one row per allowed amount per share."""
+    nxt = game.next
+    if not nxt or nxt.get("for") != "dividend":
+        return None
+    name = nxt["corporation"]
+    corp = game.corps[name]
+    need = required_stars(corp.price, corp.issued)
+    rows = []
+    for amount in range(game.dividend_max(corp) + 1):
+        after = game.preview({"type": "dividend", "corporation": name, "amount": amount})
+        cash_left = corp.cash - amount * corp.issued
+        owned = star_count(name, corp.companies, cash_left)
+        move = game.price_move(corp, star_steps(owned, need))
+        new = after.corps[name].price if name in after.corps else 0
+        payouts = {p.name: amount * p.shares[name] for p in game.players.values() if p.shares.get(name)}
+        if corp.bank_shares:
+            payouts["Bank"] = amount * corp.bank_shares
+        rows.append({
+            "amount": amount, "cash_left": cash_left, "stars": owned, "required": need,
+            "target": move.target, "new_price": new, "skipped": list(move.skipped),
+            "effect": "bankrupt" if new == 0 else "75" if new == 75 else
+                      "keep" if new == corp.price else "raise" if new > corp.price else "drop",
+            "payouts": payouts,
+        })
+    return {"corporation": name, "price": corp.price, "issued": corp.issued, "cash": corp.cash, "rows": rows}
+
+
+# ---------------------------------------------------------------------- IPO
+def ipo_calculator(game) -> dict | None:
+    """For the company whose owner decides in phase 9: every free price and charter."""
+    nxt = game.next
+    if not nxt or nxt.get("for") != "ipo":
+        return None
+    abbr = nxt["company"]
+    owner = game.owner[abbr]
+    face = COMPANIES[abbr].face_value
+    before = owner.cash + face
+    rows = []
+    for price in game.ipo_prices(abbr):
+        shares, payment, treasury = game.ipo_terms(abbr, price)
+        for charter in game.free_charters():
+            stars = corporation_stars(charter, [abbr], treasury).total
+            rows.append({
+                "corporation": charter, "price": price, "owner_shares": shares, "bank_shares": shares,
+                "payment": payment, "treasury": treasury, "stars": stars,
+                "required": required_stars(price, 2 * shares),
+                "affordable": payment <= owner.cash,
+                "value_before": before, "value_after": owner.cash - payment + shares * price,
+            })
+    return {"company": abbr, "owner": owner.name, "face_value": face, "cash": owner.cash, "rows": rows}
+
+
+# ---------------------------------------------------------------------- shares
+def share_trade(game, player: str, corporation: str, buying: bool) -> dict:
+    """Exact price, presidency change, receivership, bankruptcy or game end of a buy or sale."""
+    kind = "buy_share" if buying else "sell_share"
+    event = {"type": kind, "player": player, "corporation": corporation}
+    corp = game.corps[corporation]
+    move = game.price_move(corp, 1 if buying else -1)
+    out = {"event": event, "price": move.new, "skipped": list(move.skipped), "legal": True, "error": None,
+           "president_before": corp.president}
+    try:
+        after = game.preview(event)
+    except RuleError as err:
+        out.update(legal=False, error=err.message)
+        return out
+    ac = after.corps.get(corporation)
+    out.update(
+        president_after=ac.president if ac else None,
+        presidency_changes=bool(ac) and ac.president != corp.president,
+        receivership=bool(ac) and ac.president is None and corp.president is not None,
+        bankrupt=ac is None,
+        game_ends=after.game_over,
+    )
+    return out
+
+
+# ---------------------------------------------------------------------- acquisitions
+def _corp_figures(game, name):
+    corp = game.corps.get(name)
+    if corp is None:
+        return None
+    inc = corporation_income(name, corp.companies, game.costs())
+    st = star_count(name, corp.companies, corp.cash)
+    need = required_stars(corp.price, corp.issued)
+    move = game.price_move(corp, star_steps(st, need))
+    return {"income": inc.total, "synergies": [list(p) for p in inc.synergies], "stars": st, "required": need,
+            "zero_dividend_price": move.new}
+
+
+def acquisition(game, corporation: str, company: str, price: int) -> dict:
+    """What buying ``company`` for ``price`` does to the buyer and (if a corporation) the seller."""
+    seller = game.owner.get(company)
+    event = {"type": "acquire", "corporation": corporation, "company": company, "price": price}
+    c = COMPANIES.get(company)
+    out = {"event": event, "legal": True, "error": None,
+           "seller": seller.name if seller else None,
+           "span": [c.price_min, c.price_max] if c else None}
+    if seller is not None and seller.kind == "foreign_investor" and corporation in game.corps:
+        fixed = game.fi_price(corporation, company)
+        out["span"] = [fixed, fixed]
+        out["may_intervene"] = [x.name for x in game.interveners(game.corps[corporation], company)]
+    try:
+        after = game.preview(event)
+    except RuleError as err:
+        out.update(legal=False, error=err.message)
+        return out
+    names = [corporation] + ([seller.name] if seller.kind == "corporation" else [])
+    out["effects"] = {}
+    for name in names:
+        b, a = _corp_figures(game, name), _corp_figures(after, name)
+        gained = [p for p in a["synergies"] if p not in b["synergies"]]
+        lost = [p for p in b["synergies"] if p not in a["synergies"]]
+        out["effects"][name] = {"before": b, "after": a, "synergies_gained": gained, "synergies_lost": lost}
+    return out
+
+
+# ---------------------------------------------------------------------- closing
+def closing(game, company: str) -> dict:
+    """Income and star change of closing ``company`` for its owner."""
+    owner = game.owner.get(company)
+    event = {"type": "close", "company": company}
+    out = {"event": event, "legal": True, "error": None, "owner": owner.name if owner else None}
+    try:
+        after = game.preview(event)
+    except RuleError as err:
+        out.update(legal=False, error=err.message)
+        return out
+    if owner.kind == "corporation":
+        out["before"], out["after"] = _corp_figures(game, owner.name), _corp_figures(after, owner.name)
+        out["cash_after"] = after.corps[owner.name].cash
+    else:
+        out["before"] = {"income": game.player_income(owner.name).total}
+        out["after"] = {"income": after.player_income(owner.name).total}
+    return out
+
+
+def must_close(game) -> list[dict]:
+    """Players whose money cannot pay their coming negative income, and closings that cover it."""
+    out = []
+    costs = game.costs()
+    for name, cash, income in game.players_short():
+        p = game.players[name]
+        losers = sorted((a for a in p.companies
+                         if COMPANIES[a].income - costs.get(COMPANIES[a].color, 0) < 0),
+                        key=lambda a: COMPANIES[a].income - costs.get(COMPANIES[a].color, 0))
+        covering, inc = [], income
+        for abbr in losers:
+            if cash + inc >= 0:
+                break
+            covering.append(abbr)
+            inc -= COMPANIES[abbr].income - costs.get(COMPANIES[abbr].color, 0)
+        out.append({"player": name, "cash": cash, "income": income, "close": covering, "income_after": inc})
+    return out
+
+
+# ---------------------------------------------------------------------- standings
+def standings(game) -> list[dict]:
+    """Each player's value if the game ended now, best first (ties by player order)."""
+    scores = game.scores()
+    rows = []
+    for name in sorted(game.order, key=lambda p: (-scores[p], game.order.index(p))):
+        p = game.players[name]
+        faces = sum(COMPANIES[a].face_value for a in p.companies)
+        shares = sum(n * game.corps[c].price for c, n in p.shares.items())
+        rows.append({"player": name, "cash": p.cash, "companies": faces, "shares": shares, "total": scores[name]})
+    return rows
+
+
+# ---------------------------------------------------------------------- banker's sheet
+def banker_sheet(entry: dict) -> list[str]:
+    """What to move on the real table for one journal entry: who pays whom, grouped."""
+    grouped: dict[tuple[str, str], int] = {}
+    for payer, payee, amount, _why in entry.get("moves", ()):
+        grouped[(payer, payee)] = grouped.get((payer, payee), 0) + amount
+    by_payer: dict[str, list[str]] = {}
+    for (payer, payee), amount in grouped.items():
+        by_payer.setdefault(payer, []).append(f"{payee} {amount}")
+    return [f"{payer} pays " + ", ".join(parts) for payer, parts in by_payer.items()]
+
+
+# ---------------------------------------------------------------------- cost of ownership outlook
+def cost_outlook(game) -> dict:
+    """Draws until the cost of ownership changes, and which owned companies then lose money."""
+    now = game.costs()
+    draws = 0
+    nxt_costs = None
+    for color in COLORS:
+        left = game.deck_left[color]
+        if not left:
+            continue
+        draws += left
+        later = [c for c in COLORS[COLORS.index(color) + 1:] if game.deck_left[c]]
+        upcoming = COST_BY_TOP[later[0]] if later else COST_BY_TOP["end_front"]
+        if upcoming != now:
+            nxt_costs = upcoming
+            break
+    if nxt_costs is None:
+        if game.end_flipped:
+            return {"draws": None, "now": now, "next": None, "losing": []}
+        nxt_costs, draws = COST_BY_TOP["end_back"], None  # changes when the end card flips
+    losing = []
+    for abbr, ent in game.owner.items():
+        c = COMPANIES[abbr]
+        if c.income - nxt_costs.get(c.color, 0) < 0 <= c.income - now.get(c.color, 0):
+            losing.append({"company": abbr, "owner": ent.name, "income_then": c.income - nxt_costs.get(c.color, 0)})
+    return {"draws": draws, "now": now, "next": nxt_costs, "losing": losing}
+
+
+__all__ = [
+    "dividend_chart", "ipo_calculator", "share_trade", "acquisition", "closing", "must_close", "standings",
+    "banker_sheet", "cost_outlook",
+]
