@@ -54,6 +54,10 @@ EVENT_RULES = {
     "skip_ipo": "phase-9-ipo",
 }
 
+# The fields events may carry, and their types (anything else is ignored).
+FIELD_TYPES = {"player": str, "company": str, "corporation": str, "announced_by": str,
+               "price": int, "amount": int, "phase": int}
+
 EVENT_TYPES = (
     "reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "no_intervention",
     "done", "close", "dividend", "issue", "skip_issue", "ipo", "skip_ipo",
@@ -67,12 +71,12 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         players = list(players)
         options = list(options or ())
         for opt in options:
-            if opt not in KNOWN_OPTIONS:
+            if not isinstance(opt, str) or opt not in KNOWN_OPTIONS:
                 raise RuleError(f"Unknown variant {opt!r}; known variants: {', '.join(KNOWN_OPTIONS)}.")
-        if len(set(players)) != len(players):
-            raise RuleError("Player names must be different from each other.")
         if any(not isinstance(p, str) or not p.strip() for p in players):
             raise RuleError("Every player needs a name.")
+        if len(set(players)) != len(players):
+            raise RuleError("Player names must be different from each other.")
         self.two_handed = "two_handed" in options
         if self.two_handed and len(players) != 4:
             raise RuleError("The two-player, two-handed variant is played with four seats (two per person).")
@@ -170,8 +174,12 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         if not isinstance(event, dict):
             raise RuleError("An event must be an object with a type.")
         kind = event.get("type")
-        if kind not in EVENT_TYPES:
+        if not isinstance(kind, str) or kind not in EVENT_TYPES:
             raise RuleError(f"Unknown event type {kind!r}.")
+        for key, want in FIELD_TYPES.items():
+            value = event.get(key)
+            if value is not None and type(value) is not want:
+                raise RuleError(f"The {key} must be {'a whole number' if want is int else 'a name'}, not {value!r}.")
         if self.game_over:
             raise RuleError("The game is over.")
         if self.pending_reveals and kind != "reveal":
