@@ -9,6 +9,10 @@ class Player:
     __slots__ = ("name", "cash", "companies", "shares")
     kind = "player"
 
+    @property
+    def label(self) -> str:
+        return self.name
+
     def __init__(self, name: str, cash: int):
         self.name = name
         self.cash = cash
@@ -22,7 +26,8 @@ class Player:
 class ForeignInvestor:
     __slots__ = ("cash", "companies")
     kind = "foreign_investor"
-    name = "the foreign investor"
+    name = "the foreign investor"  # in sentences
+    label = "Foreign investor"  # in the ledger of money movements
 
     def __init__(self):
         self.cash = FOREIGN_INVESTOR_START
@@ -34,6 +39,10 @@ class Corporation:
 
     __slots__ = ("name", "cash", "companies", "price", "total_shares", "issued", "bank_shares", "president")
     kind = "corporation"
+
+    @property
+    def label(self) -> str:
+        return self.name
 
     def __init__(self, name: str, price: int):
         self.name = name

@@ -21,7 +21,7 @@ class CorporateMixin:
                 self._money("Bank", name, income, "income")
         income = private_income(self.fi.companies, costs, foreign_investor=True).total
         self.fi.cash += income
-        self._money("Bank", "Foreign investor", income, "income")
+        self._money("Bank", self.fi.label, income, "income")
         for corp in list(self.corps.values()):
             income = corporation_income(corp.name, corp.companies, costs).total
             if income < 0 and corp.cash < -income:

@@ -242,7 +242,7 @@ class InvestmentMixin:
             if face > self.fi.cash:
                 break
             self.fi.cash -= face
-            self._money("Foreign investor", "Bank", face, f"buys the {abbr}")
+            self._money(self.fi.label, "Bank", face, f"buys the {abbr}")
             self.available.remove(abbr)
             self._give_company(abbr, self.fi)
             self._log(f"The foreign investor buys the {abbr} for {face}")

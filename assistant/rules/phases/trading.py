@@ -95,7 +95,7 @@ class TradingMixin:
         seller = self.owner[abbr]
         corp.cash -= price
         seller.cash += price
-        self._money(corp.name, seller.name, price, f"buys the {abbr}")
+        self._money(corp.name, seller.label, price, f"buys the {abbr}")
         if seller.kind == "corporation":
             self.received[seller.name] = self.received.get(seller.name, 0) + price
         self._give_company(abbr, corp)
