@@ -1,0 +1,387 @@
+"""Persistence of games: one SQLite file (WAL), an append-only event log per game.
+
+* ``games``: id (>= 128 random bits), players, options, deck (JSON), created.
+* ``events``: (game_id, seq) primary key, the event JSON, an optional idempotency
+  token (unique per game), created.  Undo is an event too (``{"type": "undo"}``):
+  it takes back the latest event still in effect.  ``seq`` of a game = number of log
+  rows (undo rows included); a row's ``seq`` is its 1-based position.
+
+The state of a game is ``Game.replay`` of its effective events, cached per Store
+instance and keyed by (game_id, seq).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import secrets
+import sqlite3
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import sqlite_utils
+
+from assistant import transcript
+from assistant.rules import Game, RuleError
+
+UNDO = "undo"
+CACHE_SIZE = 64
+
+
+class StoreError(Exception):
+    """Base class: something the caller asked for cannot be done."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(StoreError):
+    pass
+
+
+class Refused(StoreError):
+    """The rules (or the undo log) refuse the event; nothing was written."""
+
+    def __init__(self, message: str, rule: str | None = None):
+        super().__init__(message)
+        self.rule = rule
+
+
+class Unreplayable(StoreError):
+    """The stored events no longer replay (the rules engine changed); export still works."""
+
+
+class Stale(StoreError):
+    """The client's expected seq is not the current one."""
+
+    def __init__(self, expected: int, current: int):
+        super().__init__(f"the game has moved on: you saw seq {expected}, it is now at {current}")
+        self.expected = expected
+        self.current = current
+
+
+class ImportRefused(StoreError):
+    """A transcript cannot be imported; ``index`` is the failing event (or None for the header)."""
+
+    def __init__(self, message: str, index: int | None = None):
+        text = message if index is None else f"event {index}: {message}"
+        super().__init__(text)
+        self.index = index
+        self.reason = message
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: str
+    players: list
+    options: list
+    deck: list | None
+    created: str
+
+
+@dataclass(frozen=True)
+class Row:
+    seq: int
+    event: dict
+    token: str | None
+    created: str
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(18)  # 144 random bits
+
+
+def effective_events(rows: list[Row]) -> list[dict]:
+    """The log with undo applied: each undo removes the latest still-effective event."""
+    out: list[dict] = []
+    for row in rows:
+        if row.event.get("type") == UNDO:
+            if out:
+                out.pop()
+        else:
+            out.append(row.event)
+    return out
+
+
+class Store:
+    """All access to the database; one instance per app (it owns the state cache)."""
+
+    def __init__(self, path: str):
+        self.path = str(path)
+        self._local = threading.local()
+        self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._init_schema()
+
+    # -- connections -------------------------------------------------------------
+    def _db(self) -> sqlite_utils.Database:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            conn.execute("PRAGMA busy_timeout = 30000")
+            conn.execute("PRAGMA foreign_keys = ON")
+            db = sqlite_utils.Database(conn)
+            self._local.db = db
+        return db
+
+    def _init_schema(self) -> None:
+        db = self._db()
+        db.enable_wal()
+        if "games" not in db.table_names():
+            db["games"].create(
+                {"id": str, "players": str, "options": str, "deck": str, "created": str},
+                pk="id",
+                not_null={"players", "options", "created"},
+            )
+        if "events" not in db.table_names():
+            db["events"].create(
+                {"game_id": str, "seq": int, "event": str, "token": str, "created": str},
+                pk=("game_id", "seq"),
+                not_null={"event", "created"},
+                foreign_keys=[("game_id", "games", "id")],
+            )
+            db.execute(
+                "CREATE UNIQUE INDEX IF NOT EXISTS events_token ON events (game_id, token) "
+                "WHERE token IS NOT NULL"
+            )
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.conn.close()
+            self._local.db = None
+
+    # -- games -------------------------------------------------------------------
+    def create_game(self, players: list[str], options: list[str] | None = None,
+                    deck: list[str] | None = None) -> str:
+        """Check the set-up with the engine, then store it; returns the new game id."""
+        options = list(options or [])
+        self._new_engine_game(players, options, deck)
+        gid = new_game_id()
+        db = self._db()
+        with _immediate(db.conn):
+            db["games"].insert(self._game_record(gid, players, options, deck))
+        return gid
+
+    def _game_record(self, gid, players, options, deck) -> dict:
+        return {"id": gid, "players": json.dumps(list(players)), "options": json.dumps(options),
+                "deck": None if deck is None else json.dumps(list(deck)), "created": _now()}
+
+    @staticmethod
+    def _new_engine_game(players, options, deck) -> Game:
+        unknown = [o for o in options if o not in transcript.KNOWN_OPTIONS]
+        if unknown:
+            raise Refused(f"unknown option {unknown[0]!r}")
+        try:
+            if deck is None:
+                return Game(list(players), options=list(options))
+            return Game(list(players), options=list(options), deck=list(deck))
+        except RuleError as err:
+            raise Refused(err.message, getattr(err, "rule", None)) from err
+        except (ValueError, TypeError) as err:
+            raise Refused(str(err) or "invalid game set-up") from err
+
+    def get_game(self, gid: str) -> GameInfo:
+        rows = list(self._db().query("SELECT * FROM games WHERE id = ?", [str(gid)]))
+        if not rows:
+            raise NotFound("no such game")
+        r = rows[0]
+        return GameInfo(r["id"], json.loads(r["players"]), json.loads(r["options"]),
+                        None if r["deck"] is None else json.loads(r["deck"]), r["created"])
+
+    def game_exists(self, gid: str) -> bool:
+        return bool(list(self._db().query("SELECT 1 FROM games WHERE id = ?", [str(gid)])))
+
+    # -- events ------------------------------------------------------------------
+    def rows(self, gid: str, after: int = 0) -> list[Row]:
+        return self._rows(self._db(), gid, after)
+
+    @staticmethod
+    def _rows(db, gid, after=0) -> list[Row]:
+        q = "SELECT seq, event, token, created FROM events WHERE game_id = ? AND seq > ? ORDER BY seq"
+        return [Row(r["seq"], json.loads(r["event"]), r["token"], r["created"])
+                for r in db.query(q, [gid, after])]
+
+    def seq(self, gid: str) -> int:
+        return self._seq(self._db(), gid)
+
+    @staticmethod
+    def _seq(db, gid) -> int:
+        return next(db.query("SELECT COUNT(*) AS n FROM events WHERE game_id = ?", [gid]))["n"]
+
+    def events(self, gid: str) -> list[dict]:
+        """The effective engine events (undo applied)."""
+        self.get_game(gid)
+        return effective_events(self.rows(gid))
+
+    def state(self, gid: str) -> tuple[int, Game]:
+        """(seq, Game) of the game now.  Treat the Game as read-only."""
+        info = self.get_game(gid)
+        db = self._db()
+        seq = self._seq(db, gid)
+        cached = self._cache_get(gid, seq)
+        if cached is not None:
+            return seq, cached
+        rows = self._rows(db, gid)
+        game = self._replay(info, effective_events(rows))
+        self._cache_put(gid, len(rows), game)
+        return len(rows), game
+
+    def append(self, gid: str, expected_seq: int, event: dict, token: str | None = None) -> int:
+        """Append one event (or an undo) if ``expected_seq`` is current; return the new seq.
+
+        Raises Stale, Refused or NotFound.  A token already used returns the seq that
+        its event produced, without writing anything (idempotent retries).
+        """
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise Refused("an event must be an object with a type")
+        info = self.get_game(gid)
+        db = self._db()
+        with _immediate(db.conn):
+            if token is not None:
+                earlier = list(db.query(
+                    "SELECT seq FROM events WHERE game_id = ? AND token = ?", [gid, token]))
+                if earlier:
+                    return earlier[0]["seq"]
+            current = self._seq(db, gid)
+            if expected_seq != current:
+                raise Stale(expected_seq, current)
+            game = self._next_state(db, info, current, event)
+            db["events"].insert({"game_id": gid, "seq": current + 1, "event": json.dumps(event),
+                                 "token": token, "created": _now()})
+        self._cache_put(gid, current + 1, game)
+        return current + 1
+
+    def _next_state(self, db, info: GameInfo, current: int, event: dict) -> Game:
+        if event["type"] == UNDO:
+            effective = effective_events(self._rows(db, info.id))
+            if not effective:
+                raise Refused("there is nothing to undo")
+            return self._replay(info, effective[:-1])
+        base = self._cache_get(info.id, current)
+        if base is None:
+            base = self._replay(info, effective_events(self._rows(db, info.id)))
+        game = copy.deepcopy(base)
+        try:
+            game.apply(event)
+        except RuleError as err:
+            raise Refused(err.message, getattr(err, "rule", None)) from err
+        return game
+
+    @staticmethod
+    def _replay(info: GameInfo, events: list[dict]) -> Game:
+        try:
+            return Game.replay(info.players, info.options, events, deck=info.deck)
+        except RuleError as err:  # e.g. the stored log of an older version of the rules
+            raise Unreplayable(f"the rules engine refuses the stored events of this game: {err.message}") from err
+
+    # -- what happened -------------------------------------------------------------
+    def changes_since(self, gid: str, seq: int, limit: int = 20) -> list[str]:
+        """Journal texts of the log rows after ``seq`` (what a stale view missed)."""
+        info = self.get_game(gid)
+        rows = self._rows(self._db(), gid)
+        seq = max(0, min(seq, len(rows)))
+        effective = effective_events(rows[:seq])
+        game = self._replay(info, effective)
+        texts = [_entry_text(j) for j in game.journal]
+        out: list[str] = []
+        for row in rows[seq:]:
+            if row.event.get("type") == UNDO:
+                if effective:
+                    effective.pop()
+                    out.append("Undone: " + texts.pop())
+                    game = self._replay(info, effective)
+                continue
+            try:
+                game.apply(row.event)
+            except RuleError as err:
+                raise Unreplayable(f"the rules engine refuses a stored event: {err.message}") from err
+            effective.append(row.event)
+            texts.append(_entry_text(game.journal[-1]))
+            out.append(texts[-1])
+        if len(out) > limit:
+            out = [f"({len(out) - limit} earlier changes)"] + out[-limit:]
+        return out
+
+    # -- transcripts ---------------------------------------------------------------
+    def export(self, gid: str) -> dict:
+        """The game as a transcript (FORMAT.md file layout): the effective events only."""
+        info = self.get_game(gid)
+        return transcript.build(info.players, info.options, info.deck, effective_events(self.rows(gid)),
+                                f"exported by the Rolling Stock Stars table assistant; game created {info.created}")
+
+    def import_transcript(self, data) -> str:
+        """Replay a transcript through the engine and store it as a new game."""
+        try:
+            players, options, deck, events = transcript.read_header(data)
+        except transcript.TranscriptError as err:
+            raise ImportRefused(err.message) from err
+        game = self._new_engine_game(players, options, deck)
+        accepted: list[dict] = []
+        for index, event in enumerate(events):
+            if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+                raise ImportRefused("an event must be an object with a type", index)
+            if not transcript.is_table_event(event):
+                continue
+            try:
+                game.apply(event)
+            except RuleError as err:
+                raise ImportRefused(err.message, index) from err
+            accepted.append(event)
+        gid = new_game_id()
+        db = self._db()
+        created = _now()
+        with _immediate(db.conn):
+            db["games"].insert(self._game_record(gid, players, options, deck))
+            db["events"].insert_all(
+                {"game_id": gid, "seq": i + 1, "event": json.dumps(e), "token": None, "created": created}
+                for i, e in enumerate(accepted))
+        self._cache_put(gid, len(accepted), game)
+        return gid
+
+    # -- cache ---------------------------------------------------------------------
+    def _cache_get(self, gid: str, seq: int) -> Game | None:
+        with self._cache_lock:
+            hit = self._cache.get(gid)
+            if hit is None or hit[0] != seq:
+                return None
+            self._cache.move_to_end(gid)
+            return hit[1]
+
+    def _cache_put(self, gid: str, seq: int, game: Game) -> None:
+        with self._cache_lock:
+            old = self._cache.get(gid)
+            if old is not None and old[0] > seq:
+                return
+            self._cache[gid] = (seq, game)
+            self._cache.move_to_end(gid)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+
+
+def _entry_text(entry: dict) -> str:
+    text = str(entry.get("text", ""))
+    auto = [str(a) for a in entry.get("auto") or []]
+    return text + (" (then: " + "; ".join(auto) + ")" if auto else "")
+
+
+class _immediate:
+    """``with _immediate(conn):`` one write transaction taken with BEGIN IMMEDIATE."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self):
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type, exc, tb):
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+        return False

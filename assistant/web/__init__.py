@@ -1,0 +1,52 @@
+"""Flask app: the table web app (phone first, htmx, no JavaScript needed to play)."""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask
+
+from assistant.store import Store
+from assistant.web import csrf, errors, headers, secret, templating
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    instance = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("RSS_INSTANCE") or None
+    app = Flask(__name__, instance_relative_config=True, instance_path=instance)
+    app.config.from_mapping(
+        DATABASE=os.path.join(app.instance_path, "rss.sqlite3"),
+        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        LAN_IP=None,  # override the detected LAN address used for the join link / QR code
+    )
+    if os.environ.get("RSS_DB"):
+        app.config["DATABASE"] = os.environ["RSS_DB"]
+    if test_config:
+        app.config.from_mapping(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config["DATABASE"] = str(app.config["DATABASE"])
+    db_dir = os.path.dirname(os.path.abspath(app.config["DATABASE"]))
+    os.makedirs(db_dir, exist_ok=True)
+    secret.configure(app)
+
+    app.extensions["rss_store"] = Store(app.config["DATABASE"])
+
+    from assistant.web.views import api, home, play, table
+
+    app.register_blueprint(home.bp)
+    app.register_blueprint(table.bp)
+    app.register_blueprint(play.bp)
+    app.register_blueprint(api.bp)
+    csrf.init_app(app)
+    templating.init_app(app)
+    headers.init_app(app)
+    errors.init_app(app)
+    return app
+
+
+def get_store() -> Store:
+    from flask import current_app
+
+    return current_app.extensions["rss_store"]

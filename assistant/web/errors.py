@@ -1,0 +1,39 @@
+"""Errors: a clear message, JSON for the JSON door, HTML otherwise; never a stack trace."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
+
+from assistant.store import Unreplayable
+
+
+def wants_json() -> bool:
+    if request.mimetype == "application/json" or request.blueprint == "api":
+        return True
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
+
+
+def _handle(err: HTTPException):
+    message = err.description or err.name
+    if wants_json():
+        return jsonify({"error": message, "status": err.code}), err.code
+    return render_template("error.html", code=err.code, title=err.name, message=message), err.code
+
+
+def _unexpected(err: Exception):
+    if isinstance(err, HTTPException):
+        return _handle(err)
+    return _handle(InternalServerError(description="Something went wrong on the server."))
+
+
+def _unreplayable(err: Unreplayable):
+    message = f"This game cannot be shown: {err.message}. Its transcript can still be exported."
+    return _handle(Conflict(description=message))
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(Unreplayable, _unreplayable)
+    app.register_error_handler(HTTPException, _handle)
+    app.register_error_handler(InternalServerError, _unexpected)

@@ -1,0 +1,71 @@
+"""The join link as phones on the same network can reach it, and its QR code."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+
+import qrcode
+import qrcode.image.svg
+from flask import current_app, request, url_for
+from markupsafe import Markup
+
+LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "0.0.0.0", "::", "ip6-localhost"}
+
+
+def lan_ip() -> str | None:
+    """This machine's LAN address: the source address for a route to a private network.
+
+    Connecting a UDP socket sends no packet; it only picks the outgoing interface.
+    """
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(("10.254.254.254", 1))
+            ip = sock.getsockname()[0]
+    except OSError:
+        return None
+    if not ip or ipaddress.ip_address(ip).is_loopback or ip == "0.0.0.0":
+        return None
+    return ip
+
+
+def _is_loopback(host: str) -> bool:
+    name = host.strip("[]").lower()
+    if name in LOOPBACK_NAMES:
+        return True
+    try:
+        addr = ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return addr.is_loopback or addr.is_unspecified
+
+
+def external_url(endpoint: str, **values) -> str:
+    """Absolute URL for ``endpoint``, with the LAN address instead of a loopback host."""
+    path = url_for(endpoint, **values)
+    host = request.host
+    name, port = _split_host(host)
+    if _is_loopback(name):
+        ip = current_app.config.get("LAN_IP") or lan_ip()
+        if ip:
+            host = f"{ip}:{port}" if port else ip
+    return f"{request.scheme}://{host}{path}"
+
+
+def _split_host(host: str) -> tuple[str, str]:
+    if host.startswith("["):
+        end = host.find("]")
+        rest = host[end + 1:]
+        return host[1:end], rest[1:] if rest.startswith(":") else ""
+    if host.count(":") == 1:
+        name, port = host.split(":")
+        return name, port
+    return host, ""
+
+
+def qr_svg(text: str) -> Markup:
+    img = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    svg = img.to_string(encoding="unicode")
+    if svg.startswith("<?xml"):
+        svg = svg.split("?>", 1)[1]
+    return Markup(svg.replace("<svg ", '<svg class="qr" role="img" aria-label="QR code of the join link" ', 1))

@@ -1,0 +1,299 @@
+"""The engine's menu (``Game.legal_actions()``) as forms, and a posted form back as an event.
+
+Nothing here knows the rules: every choice, range and price comes from the menu.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from assistant.web.labels import company_color
+
+# Event fields of FORMAT.md's vocabulary, per event type (what a form sends back).
+EVENT_FIELDS = {
+    "reveal": ("company",),
+    "pass": ("player",),
+    "bid": ("player", "company", "price"),
+    "leave": ("player",),
+    "buy_share": ("player", "corporation"),
+    "sell_share": ("player", "corporation"),
+    "acquire": ("corporation", "company", "price", "announced_by"),
+    "no_intervention": ("company",),
+    "done": ("phase",),
+    "close": ("company",),
+    "dividend": ("corporation", "amount"),
+    "issue": ("corporation",),
+    "skip_issue": ("corporation",),
+    "ipo": ("company", "corporation", "price"),
+    "skip_ipo": ("company",),
+}
+INT_FIELDS = ("price", "amount", "phase")
+TEXT_FIELDS = ("player", "company", "corporation", "announced_by")
+MAX_TEXT = 100
+
+
+class FormError(ValueError):
+    """A posted form does not describe an event."""
+
+
+@dataclass
+class Button:
+    label: str
+    name: str | None = None
+    value: str | None = None
+    color: str | None = None  # company colour, for a chip
+    primary: bool = False
+
+
+@dataclass
+class NumberInput:
+    name: str
+    label: str
+    min: int
+    max: int
+    value: int
+
+
+@dataclass
+class Choice:
+    value: str
+    label: str
+
+
+@dataclass
+class ActionForm:
+    hidden: dict
+    buttons: list[Button]
+    number: NumberInput | None = None
+    select: list[Choice] | None = None
+    select_label: str = ""
+    actor: str | None = None  # the player who decides (for seat highlighting)
+    big: bool = False
+
+
+@dataclass
+class ActionGroup:
+    title: str
+    forms: list[ActionForm] = field(default_factory=list)
+    actor: str | None = None
+
+
+def _hidden(item: dict, keys) -> dict:
+    out = {"type": item["type"]}
+    for key in keys:
+        if item.get(key) is not None:
+            out[key] = item[key]
+    return out
+
+
+def _actor(item: dict) -> str | None:
+    return item.get("player") or item.get("president")
+
+
+def build(menu: list[dict], snapshot: dict) -> list[ActionGroup]:
+    """Group the menu into titled forms, in menu order."""
+    groups: dict[str, ActionGroup] = {}
+    for item in menu:
+        for title, form in _forms(item, snapshot) + _interventions(item, menu):
+            group = groups.setdefault(title, ActionGroup(title, actor=form.actor))
+            if group.actor != form.actor:
+                group.actor = None
+            group.forms.append(form)
+    return list(groups.values())
+
+
+def _forms(item: dict, snap: dict):
+    kind = item.get("type")
+    maker = _MAKERS.get(kind)
+    if maker is None:
+        return [(kind or "?", ActionForm({"type": kind}, [Button(str(kind))], actor=_actor(item)))]
+    return maker(item, snap)
+
+
+def _reveal(item, snap):
+    buttons = [Button(c, "company", c, color=company_color(c), primary=True) for c in item.get("choices", [])]
+    color = item.get("color")
+    title = f"Which company was drawn{f' ({color})' if color else ''}?"
+    return [(title, ActionForm({"type": "reveal"}, buttons, big=True))]
+
+
+def _pass(item, snap):
+    return [(f"{item['player']}: investment", ActionForm(_hidden(item, ["player"]), [Button("Pass")],
+                                                        actor=item["player"]))]
+
+
+def _bid(item, snap):
+    company = item["company"]
+    running = (snap.get("auction") or {}).get("company") == company
+    verb = "Raise the bid" if running else "Start an auction"
+    number = NumberInput("price", "Bid", item["min"], item["max"], item["min"])
+    title = f"{item['player']}: auction for {company}" if running else f"{item['player']}: investment"
+    form = ActionForm(_hidden(item, ["player", "company"]),
+                      [Button(f"{verb} for {company}", color=company_color(company), primary=True)],
+                      number=number, actor=item["player"])
+    return [(title, form)]
+
+
+def _leave(item, snap):
+    company = item.get("company") or (snap.get("auction") or {}).get("company") or ""
+    return [(f"{item['player']}: auction for {company}",
+             ActionForm(_hidden(item, ["player"]), [Button(f"Leave the auction for {company}")],
+                        actor=item["player"]))]
+
+
+def _share(item, snap):
+    verb = "Buy" if item["type"] == "buy_share" else "Sell"
+    return [(f"{item['player']}: investment",
+             ActionForm(_hidden(item, ["player", "corporation"]),
+                        [Button(f"{verb} a {item['corporation']} share for {item['price']}")],
+                        actor=item["player"]))]
+
+
+def _acquire(item, snap):
+    corp, company = item["corporation"], item["company"]
+    seller = item.get("seller") or "its owner"
+    hidden = _hidden(item, ["corporation", "company", "announced_by"])
+    lo, hi = item["min"], item["max"]
+    if item.get("announced_by"):
+        title = f"Intervention in {item['announced_by']}'s purchase of {company}"
+        label = f"{corp} intervenes: buys {company} for {lo}"
+    else:
+        title = f"{corp}: acquisitions (president {item.get('president') or 'receiver'})"
+        label = f"{corp} buys {company} from {seller}" + (f" for {lo}" if lo == hi else "")
+    if lo == hi:
+        hidden["price"] = lo
+        form = ActionForm(hidden, [Button(label, color=company_color(company))], actor=item.get("president"))
+    else:
+        form = ActionForm(hidden, [Button(label, color=company_color(company))],
+                          number=NumberInput("price", f"Price ({lo}–{hi})", lo, hi, lo),
+                          actor=item.get("president"))
+    return [(title, form)]
+
+
+def _interventions(item: dict, menu: list[dict]):
+    """For a purchase from the foreign investor: the corporations that may intervene in it.
+
+    An intervener pays its own fixed price: the one of its own menu item for that company.
+    """
+    if item.get("type") != "acquire" or not item.get("may_intervene"):
+        return []
+    out = []
+    for other in item["may_intervene"]:
+        own = next((m for m in menu if m.get("type") == "acquire" and m.get("corporation") == other
+                    and m.get("company") == item["company"] and not m.get("announced_by")), None)
+        if own is None:
+            continue
+        price = own["min"]
+        hidden = {"type": "acquire", "corporation": other, "company": item["company"], "price": price,
+                  "announced_by": item["corporation"]}
+        label = f"{other} intervenes when {item['corporation']} announces {item['company']}: buys it for {price}"
+        out.append((f"{item['corporation']}: acquisitions (president {item.get('president') or 'receiver'})",
+                    ActionForm(hidden, [Button(label, color=company_color(item["company"]))],
+                               actor=own.get("president"))))
+    return out
+
+
+def _no_intervention(item, snap):
+    company = item["company"]
+    return [(f"Intervention in {item.get('announced_by')}'s purchase of {company}",
+             ActionForm(_hidden(item, ["company"]),
+                        [Button(f"No intervention: {item.get('announced_by')} buys {company}")]))]
+
+
+def _done(item, snap):
+    phase = item["phase"]
+    return [(f"Phase {phase}", ActionForm(_hidden(item, ["phase"]), [Button(f"Phase {phase} done", primary=True)]))]
+
+
+def _close(item, snap):
+    company = item["company"]
+    owner = item.get("owner")
+    whose = f" ({owner})" if owner and owner != item.get("player") else ""
+    return [(f"{item.get('player')}: close companies",
+             ActionForm(_hidden(item, ["company"]), [Button(f"Close {company}{whose}", color=company_color(company))],
+                        actor=item.get("player")))]
+
+
+def _dividend(item, snap):
+    corp, lo, hi = item["corporation"], item["min"], item["max"]
+    hidden = _hidden(item, ["corporation"])
+    title = f"{item['player']}: dividend of {corp} (0–{hi} per share)"
+    forms = [ActionForm(dict(hidden, amount=hi), [Button(f"Pay {hi} per share", primary=True)], actor=item["player"])]
+    if hi != lo:
+        forms.append(ActionForm(dict(hidden, amount=lo), [Button(f"Pay {lo} per share")], actor=item["player"]))
+    if hi - lo > 1:
+        forms.append(ActionForm(hidden, [Button("Pay this amount")], actor=item["player"],
+                                number=NumberInput("amount", "Per share", lo, hi, hi)))
+    return [(title, f) for f in forms]
+
+
+def _issue(item, snap):
+    corp = item["corporation"]
+    if item["type"] == "issue":
+        label = f"Issue a {corp} share (the treasury receives {item.get('price')})"
+    else:
+        label = f"Do not issue a {corp} share"
+    return [(f"{item['player']}: issue a share of {corp}?",
+             ActionForm(_hidden(item, ["corporation"]), [Button(label, primary=item["type"] == "issue")],
+                        actor=item["player"]))]
+
+
+def _ipo(item, snap):
+    company = item["company"]
+    choices = [Choice(f"{o['price']}|{o['corporation']}",
+                      f"{o['corporation']} at {o['price']}: pays {o.get('payment')}, treasury {o.get('treasury')}, "
+                      f"shares {o.get('owner_shares')} owner / {o.get('bank_shares')} bank")
+               for o in item.get("options", [])]
+    form = ActionForm(_hidden(item, ["company"]), [Button(f"Take {company} public", color=company_color(company),
+                                                          primary=True)],
+                      select=choices, select_label="Charter and share price", actor=item["player"])
+    return [(f"{item['player']}: IPO of {company}", form)]
+
+
+def _skip_ipo(item, snap):
+    company = item["company"]
+    return [(f"{item['player']}: IPO of {company}",
+             ActionForm(_hidden(item, ["company"]), [Button(f"Keep {company} private")], actor=item["player"]))]
+
+
+_MAKERS = {
+    "reveal": _reveal, "pass": _pass, "bid": _bid, "leave": _leave, "buy_share": _share, "sell_share": _share,
+    "acquire": _acquire, "no_intervention": _no_intervention, "done": _done, "close": _close,
+    "dividend": _dividend, "issue": _issue, "skip_issue": _issue, "ipo": _ipo, "skip_ipo": _skip_ipo,
+}
+
+
+def actors(menu: list[dict]) -> set[str]:
+    return {a for a in (_actor(item) for item in menu) if a}
+
+
+def event_from_form(form) -> dict:
+    """Rebuild the event a form describes (fields ``e.<name>``); raise FormError."""
+    kind = (form.get("e.type") or "").strip()
+    if kind not in EVENT_FIELDS:
+        raise FormError("unknown action" if kind else "the form does not say which action it is")
+    event: dict = {"type": kind}
+    choice = form.get("e.choice")
+    if choice is not None:
+        price, sep, corporation = choice.partition("|")
+        if not sep:
+            raise FormError("choose one of the offered options")
+        event["price"], event["corporation"] = price, corporation
+    for name in EVENT_FIELDS[kind]:
+        value = form.get(f"e.{name}", event.get(name))
+        if value is None or value == "":
+            continue
+        if name in INT_FIELDS:
+            event[name] = _to_int(name, value)
+        else:
+            if len(str(value)) > MAX_TEXT:
+                raise FormError(f"{name} is too long")
+            event[name] = str(value)
+    return event
+
+
+def _to_int(name: str, value) -> int:
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise FormError(f"{name} must be a whole number, not {str(value)[:20]!r}") from None

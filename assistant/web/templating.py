@@ -1,0 +1,23 @@
+"""Helpers available in every template."""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import Flask
+
+from assistant.web.labels import COLOR_MARKS, company_color
+
+
+def color_mark(color: str) -> str:
+    shape, letter = COLOR_MARKS.get(color, ("?", "?"))
+    return f"{shape}{letter}"
+
+
+def new_token() -> str:
+    """A fresh idempotency token for one form (a double submit is applied once)."""
+    return secrets.token_urlsafe(12)
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.globals.update(color_mark=color_mark, company_color=company_color, new_token=new_token)

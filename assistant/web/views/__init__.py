@@ -1,0 +1,1 @@
+"""Blueprints of the web app."""

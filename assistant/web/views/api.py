@@ -1,0 +1,76 @@
+"""The JSON door: state and events for programs, and the transcript export."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, jsonify, make_response, request
+
+from assistant.store import NotFound, Refused, Stale
+from assistant.web import get_store
+from assistant.web.csrf import exempt, is_json_request
+
+bp = Blueprint("api", __name__, url_prefix="/games")
+
+MAX_TOKEN = 200
+
+
+def _game_or_404(gid: str):
+    try:
+        return get_store().get_game(gid)
+    except NotFound:
+        abort(404, description="There is no game with this id.")
+
+
+@bp.get("/<gid>/state")
+def state(gid: str):
+    _game_or_404(gid)
+    seq, game = get_store().state(gid)
+    body = dict(game.snapshot())
+    body["seq"] = seq
+    resp = jsonify(body)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+def _bad(message: str, code: int = 400):
+    return jsonify({"error": message, "status": code}), code
+
+
+@bp.post("/<gid>/events")
+@exempt
+def post_event(gid: str):
+    """``{"seq": n, "token": "…", "event": {…}}`` → 200 {"seq"}, 409 stale, 422 refused, 400 malformed."""
+    _game_or_404(gid)
+    if not is_json_request():
+        return _bad("Send the event as JSON (Content-Type: application/json).", 415)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return _bad("The body must be a JSON object {\"seq\": n, \"token\": \"…\", \"event\": {…}}.")
+    seq, token, event = body.get("seq"), body.get("token"), body.get("event")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+        return _bad("seq must be a whole number: the seq of the state you saw.")
+    if token is not None and (not isinstance(token, str) or not token or len(token) > MAX_TOKEN):
+        return _bad(f"token must be a non-empty string of at most {MAX_TOKEN} characters.")
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        return _bad("event must be an object with a type.")
+    store = get_store()
+    try:
+        new_seq = store.append(gid, seq, event, token=token)
+    except Stale as err:
+        return jsonify({"error": err.message, "seq": err.current,
+                        "changes": store.changes_since(gid, err.expected)}), 409
+    except Refused as err:
+        return jsonify({"error": err.message, "rule": err.rule, "seq": seq}), 422
+    return jsonify({"seq": new_seq})
+
+
+@bp.get("/<gid>/export")
+def export(gid: str):
+    info = _game_or_404(gid)
+    data = get_store().export(gid)
+    resp = make_response(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    resp.mimetype = "application/json"
+    day = info.created[:10]
+    resp.headers["Content-Disposition"] = f'attachment; filename="rolling-stock-stars-{day}-{gid[:6]}.json"'
+    return resp

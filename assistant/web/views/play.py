@@ -1,0 +1,80 @@
+"""Table decisions from the forms: one event (or an undo) per POST, then redirect (PRG).
+
+With htmx (``HX-Request``) the answer is the fresh action panel instead, plus the new
+poller (out of band) and an ``rss-changed`` trigger so the other components refresh.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+
+from assistant.store import Refused, Stale
+from assistant.web import get_store
+from assistant.web.menu import FormError, event_from_form
+from assistant.web.views.table import CHANGED_EVENT, view
+
+bp = Blueprint("play", __name__, url_prefix="/games")
+
+
+def _is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _expected_seq() -> int | None:
+    try:
+        return int(request.form.get("seq", ""))
+    except ValueError:
+        return None
+
+
+def _answer(gid: str, status: int, **kwargs):
+    """The result of a POST: redirect on success without htmx; otherwise render."""
+    if status == 200 and not _is_htmx():
+        return redirect(url_for("table.page", gid=gid), code=303)
+    v = view(gid, **kwargs)
+    if _is_htmx():
+        body = render_template("components/actions.html", v=v) + render_template(
+            "components/sync.html", gid=gid, seq=v.seq, oob=True)
+        resp = make_response(body, status)
+        if status in (200, 409):
+            resp.headers["HX-Trigger"] = CHANGED_EVENT
+        return resp
+    return make_response(render_template("table.html", v=v), status)
+
+
+def _submit(gid: str, event: dict | None, form_error: str | None = None):
+    store = get_store()
+    if not store.game_exists(gid):
+        abort(404, description="There is no game at this address.")
+    seq = _expected_seq()
+    if form_error or seq is None:
+        return _answer(gid, 422, error=form_error or "The form is missing its seq: reload the page.")
+    try:
+        store.append(gid, seq, event, token=request.form.get("token") or None)
+    except Stale as err:
+        return _answer(gid, 409, stale=store.changes_since(gid, err.expected))
+    except Refused as err:
+        return _answer(gid, 422, error=err.message, attempted=event)
+    return _answer(gid, 200)
+
+
+@bp.post("/<gid>/act")
+def act(gid: str):
+    try:
+        event = event_from_form(request.form)
+    except FormError as err:
+        return _submit(gid, None, str(err))
+    return _submit(gid, event)
+
+
+@bp.get("/<gid>/undo")
+def confirm_undo(gid: str):
+    v = view(gid, confirm_undo=True)
+    if _is_htmx():
+        return render_template("components/actions.html", v=v)
+    return render_template("table.html", v=v)
+
+
+@bp.post("/<gid>/undo")
+def undo(gid: str):
+    return _submit(gid, {"type": "undo"})

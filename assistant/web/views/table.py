@@ -1,0 +1,64 @@
+"""The table: full page, self-replacing components, the version poll, taking a seat."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+
+from assistant.store import NotFound
+from assistant.web import get_store
+from assistant.web.context import TableView, set_seat
+
+bp = Blueprint("table", __name__, url_prefix="/games")
+
+COMPONENTS = ("banner", "actions", "offering", "deck", "corporations", "players", "prices",
+              "foreign", "history", "scoring", "join", "sync")
+CHANGED_EVENT = "rss-changed"
+
+
+def view(gid: str, **kwargs) -> TableView:
+    return TableView(get_store(), gid, **kwargs)
+
+
+@bp.get("/<gid>")
+def page(gid: str):
+    v = view(gid, full_history=request.args.get("history") == "all")
+    return render_template("table.html", v=v)
+
+
+@bp.get("/<gid>/c/<name>")
+def component(gid: str, name: str):
+    if name not in COMPONENTS:
+        abort(404, description=f"There is no component called {name!r}.")
+    v = view(gid, full_history=request.args.get("history") == "all")
+    return render_template(f"components/{name}.html", v=v)
+
+
+@bp.get("/<gid>/version")
+def version(gid: str):
+    """Cheap poll: 204 while the client's seq is current, else the new poller + a trigger."""
+    store = get_store()
+    if not store.game_exists(gid):
+        abort(404, description="There is no game at this address.")
+    current = store.seq(gid)
+    seen = request.args.get("seq", type=int)
+    if seen == current:
+        resp = make_response("", 204)
+    else:
+        resp = make_response(render_template("components/sync.html", gid=gid, seq=current))
+        resp.headers["HX-Trigger"] = CHANGED_EVENT
+    resp.headers["X-RSS-Seq"] = str(current)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.post("/<gid>/seat")
+def seat(gid: str):
+    try:
+        info = get_store().get_game(gid)
+    except NotFound:
+        abort(404, description="There is no game at this address.")
+    player = request.form.get("player", "")
+    if player and player not in info.players:
+        abort(400, description=f"{player[:40]!r} is not a player of this game.")
+    set_seat(gid, player or None)
+    return redirect(url_for("table.page", gid=gid), code=303)

@@ -1,0 +1,171 @@
+"""Event forms: every form the action panel offers is accepted; refusals and stale views."""
+
+import random
+
+from .htmlforms import forms
+
+ALL_TYPES = {"reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "no_intervention",
+             "done", "close", "dividend", "issue", "skip_issue", "ipo", "skip_ipo"}
+
+
+def _action_forms(client, gid, panel=None):
+    panel = panel if panel is not None else client.get(f"/games/{gid}/c/actions").text
+    return [f for f in forms(panel) if f.action == f"/games/{gid}/act"]
+
+
+def _check_panel_shows_the_menu(menu, panel):
+    """Prices and ranges of the menu appear on the buttons and inputs."""
+    for m in menu:
+        if m["type"] in ("buy_share", "sell_share"):
+            verb = "Buy" if m["type"] == "buy_share" else "Sell"
+            assert f"{verb} a {m['corporation']} share for {m['price']}" in panel
+        elif m["type"] in ("bid", "acquire") and m["min"] != m["max"]:
+            assert f'min="{m["min"]}" max="{m["max"]}" value="{m["min"]}"' in panel
+        elif m["type"] == "acquire":
+            if m.get("announced_by"):
+                assert f"{m['corporation']} intervenes: buys {m['company']} for {m['min']}" in panel
+            else:
+                assert f"buys {m['company']} from {m['seller']} for {m['min']}" in panel
+        elif m["type"] == "ipo":
+            for o in m["options"]:
+                assert f"{o['corporation']} at {o['price']}: pays {o['payment']}" in panel
+        elif m["type"] == "reveal":
+            for c in m["choices"]:
+                assert f'name="e.company" value="{c}"' in panel
+
+
+def _play_through_forms(client, table, store, seed, covered, max_steps=400):
+    """Play a whole game by tapping random buttons of the action panel, as a person would."""
+    rng = random.Random(seed)
+    gid = table.new_game()
+    for _ in range(max_steps):
+        panel = client.get(f"/games/{gid}/c/actions").text
+        _check_panel_shows_the_menu(store.state(gid)[1].legal_actions(), panel)
+        options = _action_forms(client, gid, panel)
+        if not options:
+            break
+        form = rng.choice(options)
+        number = None
+        for _name, lo, hi, _value in form.numbers:
+            number = rng.choice([lo, hi, rng.randint(lo, hi)])
+        button = rng.randrange(len(form.buttons))
+        option = rng.randrange(len(next(iter(form.selects.values())))) if form.selects else 0
+        data = form.submission(button=button, number=number, option=option)
+        before = table.state(gid)["seq"]
+        resp = client.post(form.action, data=data)
+        assert resp.status_code == 303, (data, resp.text[-2000:])
+        assert table.state(gid)["seq"] == before + 1
+        covered.add(data["e.type"])
+    return gid
+
+
+def test_every_event_form_is_accepted_by_the_engine(client, table, store):
+    covered: set[str] = set()
+    for seed in range(12):
+        gid = _play_through_forms(client, table, store, seed, covered)
+        if covered >= ALL_TYPES and table.state(gid)["game_over"]:
+            break
+    assert covered >= ALL_TYPES - {"no_intervention"}, ALL_TYPES - covered
+
+
+def test_final_scoring_appears_at_the_end(client, table, store):
+    gid = _play_through_forms(client, table, store, 1, set(), max_steps=2000)
+    snap = table.state(gid)
+    assert snap["game_over"] and snap["next"] is None
+    scoring = client.get(f"/games/{gid}/c/scoring").text
+    assert "Final scoring" in scoring
+    for name in snap["final"]["ranking"]:
+        assert name in scoring
+    assert "The game is over" in client.get(f"/games/{gid}/c/banner").text
+
+
+def test_a_bid_over_the_money_is_refused_with_the_engine_message(client, table):
+    gid = table.started_game()
+    before = table.state(gid)
+    resp = table.act(gid, {"type": "bid", "player": "Amy", "company": before["offering"]["available"][0],
+                           "price": 31}, seq=before["seq"])
+    assert resp.status_code == 422
+    assert 'class="refusal"' in resp.text
+    assert "31" in resp.text
+    assert table.state(gid) == before
+    # the message stands right before the form that was refused
+    refusal = resp.text.index('class="refusal"')
+    form_at = resp.text.index(f'name="e.company" value="{before["offering"]["available"][0]}"', refusal)
+    assert "<form" not in resp.text[refusal:resp.text.rindex("<form", 0, form_at)]
+
+
+def test_acting_out_of_turn_is_refused(client, table, store):
+    gid = table.started_game()
+    before = table.state(gid)
+    resp = table.act(gid, {"type": "pass", "player": "Brian"}, seq=before["seq"])
+    assert resp.status_code == 422
+    assert "Amy" in resp.text
+    assert table.state(gid) == before
+    assert store.seq(gid) == before["seq"]
+
+
+def test_stale_view_is_refused_with_what_happened_meanwhile(client, app, table):
+    gid = table.started_game()
+    seen = table.state(gid)["seq"]
+    other = app.test_client()  # another phone
+    assert other.post(f"/games/{gid}/events", json={"seq": seen, "event": {"type": "pass", "player": "Amy"}}
+                      ).status_code == 200
+    resp = table.act(gid, {"type": "pass", "player": "Amy"}, seq=seen)
+    assert resp.status_code == 409
+    assert "changed while you were deciding" in resp.text
+    assert "Amy passes" in resp.text or "Amy pass" in resp.text
+    assert f'name="seq" value="{seen + 1}"' in resp.text  # the fresh view
+    assert table.state(gid)["seq"] == seen + 1
+
+
+def test_double_submit_of_one_form_is_applied_once(client, table):
+    gid = table.started_game()
+    seq = table.state(gid)["seq"]
+    first = table.act(gid, {"type": "pass", "player": "Amy"}, seq=seq, token="tap-1")
+    second = table.act(gid, {"type": "pass", "player": "Amy"}, seq=seq, token="tap-1")
+    assert first.status_code == second.status_code == 303
+    assert table.state(gid)["seq"] == seq + 1
+
+
+def test_malformed_forms_are_4xx_with_a_message(client, table):
+    gid = table.started_game()
+    seq = table.state(gid)["seq"]
+    bad_price = table.act(gid, {"type": "bid", "player": "Amy", "company": "X", "price": "lots"}, seq=seq)
+    assert bad_price.status_code == 422 and "whole number" in bad_price.text
+    no_type = client.post(f"/games/{gid}/act", data={"csrf_token": table.csrf(), "seq": str(seq)})
+    assert no_type.status_code == 422 and "which action" in no_type.text
+    no_seq = client.post(f"/games/{gid}/act", data={"csrf_token": table.csrf(), "e.type": "pass",
+                                                    "e.player": "Amy"})
+    assert no_seq.status_code == 422 and "seq" in no_seq.text
+    unknown = table.act(gid, {"type": "teleport"}, seq=seq)
+    assert unknown.status_code == 422
+    assert table.state(gid)["seq"] == seq
+    assert client.post("/games/nope/act", data={"csrf_token": table.csrf()}).status_code == 404
+
+
+def test_htmx_submission_answers_with_the_fresh_panel_and_a_trigger(client, table):
+    gid = table.started_game()
+    seq = table.state(gid)["seq"]
+    hx = {"HX-Request": "true"}
+    ok = table.act(gid, {"type": "pass", "player": "Amy"}, seq=seq, headers=hx)
+    assert ok.status_code == 200
+    assert ok.headers["HX-Trigger"] == "rss-changed"
+    assert 'id="c-actions"' in ok.text
+    assert 'hx-swap-oob="true"' in ok.text and f"seq={seq + 1}" in ok.text
+    refused = table.act(gid, {"type": "pass", "player": "Amy"}, seq=seq + 1, headers=hx)
+    assert refused.status_code == 422 and 'class="refusal"' in refused.text
+    assert "HX-Trigger" not in refused.headers
+    stale = table.act(gid, {"type": "pass", "player": "Brian"}, seq=seq, headers=hx)
+    assert stale.status_code == 409 and stale.headers["HX-Trigger"] == "rss-changed"
+    assert "changed while you were deciding" in stale.text
+
+
+def test_forms_carry_csrf_seq_and_token(client, table):
+    gid = table.started_game()
+    for form in _action_forms(client, gid):
+        assert form.method == "post"
+        assert form.fields["csrf_token"] == table.csrf()
+        assert form.fields["seq"] == "3"
+        assert form.fields["token"]
+        assert form.attrs["hx-post"] == form.action
+        assert form.attrs["hx-target"] == "#c-actions"

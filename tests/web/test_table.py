@@ -1,0 +1,93 @@
+"""The table page and its self-replacing components."""
+
+import pytest
+
+COMPONENTS = ["banner", "actions", "offering", "deck", "corporations", "players", "prices",
+              "foreign", "history", "scoring", "join", "sync"]
+
+
+def test_table_page_shows_every_component(client, table):
+    gid = table.started_game()
+    page = client.get(f"/games/{gid}")
+    assert page.status_code == 200
+    for name in COMPONENTS:
+        assert f'id="c-{name}"' in page.text or (name == "sync" and 'id="sync"' in page.text)
+    assert "Turn 1 · Phase 1 Investment" in page.text
+    assert "Amy: bid, buy or sell a share, or pass" in page.text
+
+
+@pytest.mark.parametrize("name", COMPONENTS)
+def test_each_component_renders_and_replaces_itself(client, table, name):
+    gid = table.started_game()
+    resp = client.get(f"/games/{gid}/c/{name}")
+    assert resp.status_code == 200
+    if name == "join":  # the same for the whole game: no re-fetch
+        assert 'id="c-join"' in resp.text and "rss-changed" not in resp.text
+    elif name != "sync":
+        assert f'id="c-{name}"' in resp.text
+        assert 'hx-target="this"' in resp.text and 'hx-swap="outerHTML"' in resp.text
+        assert f'hx-get="/games/{gid}/c/{name}"' in resp.text
+        assert 'hx-trigger="rss-changed from:body"' in resp.text
+
+
+def test_unknown_component_and_unknown_game_are_404(client, table):
+    gid = table.new_game()
+    assert client.get(f"/games/{gid}/c/secrets").status_code == 404
+    resp = client.get("/games/not-a-game")
+    assert resp.status_code == 404
+    assert "no game at this address" in resp.text
+    assert client.get("/games/not-a-game/c/banner").status_code == 404
+
+
+def test_action_panel_is_the_engine_menu(client, table, store):
+    gid = table.started_game()
+    _, game = store.state(gid)
+    menu = game.legal_actions()
+    panel = client.get(f"/games/{gid}/c/actions").text
+    assert panel.count('name="e.type" value="bid"') == sum(1 for m in menu if m["type"] == "bid")
+    assert panel.count('name="e.type" value="pass"') == 1
+    for item in menu:
+        if item["type"] == "bid":  # minimum pre-filled, maximum the player's money
+            assert f'min="{item["min"]}" max="{item["max"]}" value="{item["min"]}"' in panel
+    assert 'name="seq" value="3"' in panel
+
+
+def test_offering_deck_players_and_prices(client, table):
+    gid = table.started_game()
+    snap = table.state(gid)
+    offering = client.get(f"/games/{gid}/c/offering").text
+    for abbr in snap["offering"]["available"]:
+        assert abbr in offering
+    deck = client.get(f"/games/{gid}/c/deck").text
+    assert f"<strong>{snap['deck_size']}</strong> cards left" in deck
+    assert "Cost of ownership" in deck
+    players = client.get(f"/games/{gid}/c/players").text
+    for name in ("Amy", "Brian", "Crystal"):
+        assert name in players
+    assert "value <strong>30</strong>" in players
+    prices = client.get(f"/games/{gid}/c/prices").text
+    assert '<span class="p">75</span>' in prices
+    foreign = client.get(f"/games/{gid}/c/foreign").text
+    assert "Cash <strong>4</strong>" in foreign
+
+
+def test_history_lists_the_journal_newest_first(client, table, store):
+    gid = table.started_game()
+    _, game = store.state(gid)
+    history = client.get(f"/games/{gid}/c/history").text
+    texts = [j["text"] for j in game.journal]
+    positions = [history.index(t) for t in reversed(texts)]
+    assert positions == sorted(positions)
+    assert "Undo the last event" in history
+
+
+def test_scoring_is_empty_until_the_game_ends(client, table):
+    gid = table.started_game()
+    resp = client.get(f"/games/{gid}/c/scoring")
+    assert "Final scoring" not in resp.text
+
+
+def test_colours_are_paired_with_a_shape_and_letter(client, table):
+    gid = table.started_game()
+    offering = client.get(f"/games/{gid}/c/offering").text
+    assert '<span class="mark" aria-hidden="true">●R</span>' in offering
