@@ -15,6 +15,7 @@ from .cards import (
     COLORS,
     COMPANIES,
     COMPANIES_BY_COLOR,
+    CORPORATIONS,
     COST_BY_TOP,
     DECK_COUNTS,
     HIGHEST_OF_COLOR,
@@ -32,6 +33,7 @@ from .phases.trading import TradingMixin
 from .snapshot import SnapshotMixin
 
 KNOWN_OPTIONS = ("open_companies", "two_handed")
+RESERVED_NAMES = {"Bank", "Foreign investor", "the foreign investor", *CORPORATIONS}
 
 PHASE_NAMES = {
     1: "Investment",
@@ -77,6 +79,9 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             raise RuleError("Every player needs a name.")
         if len(set(players)) != len(players):
             raise RuleError("Player names must be different from each other.")
+        taken = [p for p in players if p in RESERVED_NAMES]
+        if taken:
+            raise RuleError(f"{taken[0]!r} is the name of a part of the game; choose another player name.")
         self.two_handed = "two_handed" in options
         if self.two_handed and len(players) != 4:
             raise RuleError("The two-player, two-handed variant is played with four seats (two per person).")
@@ -183,7 +188,8 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         if self.game_over:
             raise RuleError("The game is over.")
         if self.pending_reveals and kind != "reveal":
-            raise RuleError(f"First tell which company was drawn from the deck (a {self.top_color()} card).", "deck")
+            raise RuleError(f"First tell which company was drawn from the deck (the top card is "
+                            f"{self.top_color()}).", "deck")
         self._auto = []
         self._moves = []
         try:

@@ -87,7 +87,8 @@ class CorporateMixin:
         name = ev.get("corporation")
         head = self.queue[0]
         if name != head:
-            raise RuleError(f"It is {head}'s turn, not {name!r}'s.")
+            raise RuleError(f"It is {head}'s turn, not {name}'s." if name in self.corps
+                            else f"It is {head}'s turn; {name!r} is not a corporation in play.")
         return self.corps[head]
 
     # ------------------------------------------------------------------ phase 7
@@ -195,7 +196,8 @@ class CorporateMixin:
         abbr = ev.get("company")
         head = self.queue[0]
         if abbr != head:
-            raise RuleError(f"It is the {head}'s turn to go public or not (descending face value), not {abbr!r}'s.")
+            raise RuleError(f"It is the {head}'s turn to go public or not (descending face value order), "
+                            f"not the {abbr}'s.")
         return abbr
 
     def _ev_skip_ipo(self, ev) -> str:

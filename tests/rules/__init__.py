@@ -1,0 +1,1 @@
+"""Tests of the rules engine (assistant/rules): one file per feature."""

@@ -1,0 +1,243 @@
+"""Phase 3, acquisition: prices, the foreign investor, interventions and receivers.
+
+Canonical rules, phase 3 (abridged): corporations buy companies from other corporations,
+players or the foreign investor, one company per transaction, at a price within the
+printed span; the transferred company and money cannot be used for further transactions in
+the phase ("A Company turned vertical may be the only Company a Corporation owns"). "The
+Foreign Investor only sells at the maximum allowed price ... Any Corporation with a higher
+Share Price and enough Money available may then immediately intervene ... If more than one
+eligible Corporation wants to intervene, the one with the highest Share Price has priority.
+If there is no intervention, the announcing Corporation must buy ... Corporations in
+Receivership never sell Companies and only buy from the Foreign Investor ...: The
+Corporation in Receivership with the highest Share Price tries to buy the most expensive
+Company it can afford. Corporations not in Receivership may intervene as usual. Repeat until
+the Corporation cannot afford to buy any more Companies from the Foreign Investor. Then
+repeat the whole procedure for the Corporation in Receivership that has the next highest
+Share Price ... the Overseas Trading Corporation is considered to have the highest Share
+Price and pays only Face Value for Companies bought from the Foreign Investor."
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.rules import RuleError
+
+from .builders import FI, corporation, drawn_until, enter_phase, phase_ends, place, table
+
+PLAYERS = ["Amy", "Brian", "Crystal"]
+PRUSSIAN, DOPPLER, OVERSEAS, STOCK = "Prussian Railway", "Doppler AG", "Overseas Trading", "Stock Masters"
+
+
+def receiver_position(other=DOPPLER, other_price=16, other_cash=30):
+    """Prussian Railway in receivership (12, cash 20); another corporation run by Amy; the
+    foreign investor owns the WT (span 6-14, face 11) and the KME (3-7, face 5)."""
+    g = table(PLAYERS, turn=4)
+    corporation(g, PRUSSIAN, price=12, companies=["BSE"], cash=20, shares={}, bank=2)
+    corporation(g, other, price=other_price, companies=["BY"], cash=other_cash, shares={"Amy": 1}, bank=1)
+    place(g, "WT", FI)
+    place(g, "KME", FI)
+    drawn_until(g, "orange")
+    return enter_phase(g, 3)
+
+
+def menu_of(g, kind):
+    return [i for i in g.legal_actions() if i["type"] == kind]
+
+
+# ---------------------------------------------------------------------------- receivers and interventions
+
+def test_receiver_announces_the_most_expensive_company_and_a_higher_corporation_may_intervene():
+    g = receiver_position()
+    assert g.next == {"for": "intervention", "company": "WT", "announced_by": PRUSSIAN}
+    items = menu_of(g, "acquire")
+    assert [(i["corporation"], i["company"], i["min"], i["max"], i["announced_by"]) for i in items] == [
+        (DOPPLER, "WT", 14, 14, PRUSSIAN)]
+    assert menu_of(g, "no_intervention") == [{"type": "no_intervention", "company": "WT", "announced_by": PRUSSIAN}]
+    # only these two are possible now
+    with pytest.raises(RuleError):
+        g.apply({"type": "done", "phase": 3})
+    with pytest.raises(RuleError):
+        g.apply({"type": "acquire", "corporation": DOPPLER, "company": "KME", "price": 7})
+
+
+def test_intervention_buys_for_the_intervener_and_the_receiver_goes_on():
+    g = receiver_position()
+    g.apply({"type": "acquire", "corporation": DOPPLER, "company": "WT", "price": 14, "announced_by": PRUSSIAN})
+    assert g.company_owner_name("WT") == DOPPLER and g.corps[DOPPLER].cash == 16 and g.fi.cash == 4 + 14
+    # the receiver still has 20: next it announces the KME (7); Doppler (16 left) may intervene
+    assert g.next == {"for": "intervention", "company": "KME", "announced_by": PRUSSIAN}
+    g.apply({"type": "no_intervention", "company": "KME"})
+    assert g.company_owner_name("KME") == PRUSSIAN and g.corps[PRUSSIAN].cash == 13
+    assert g.next == {"for": "acquisition"}
+
+
+def test_no_intervention_means_the_receiver_buys_at_the_maximum():
+    g = receiver_position()
+    g.apply({"type": "no_intervention", "company": "WT"})
+    assert g.company_owner_name("WT") == PRUSSIAN and g.corps[PRUSSIAN].cash == 6
+    # 6 left: the KME (7) is too expensive, the receiver is done
+    assert g.next == {"for": "acquisition"}
+    assert g.owner["KME"] is g.fi
+
+
+def test_lower_share_price_cannot_intervene_so_the_receiver_buys_at_once():
+    g = receiver_position(other=STOCK, other_price=10)
+    assert g.company_owner_name("WT") == PRUSSIAN and g.corps[PRUSSIAN].cash == 6
+    assert g.next == {"for": "acquisition"}
+    assert not any(e["type"] == "acquire" for e in g.events)  # nobody was asked
+
+
+def test_overseas_trading_intervenes_from_a_lower_price_and_pays_face_value():
+    g = receiver_position(other=OVERSEAS, other_price=10)
+    assert g.next == {"for": "intervention", "company": "WT", "announced_by": PRUSSIAN}
+    item = menu_of(g, "acquire")[0]
+    assert (item["corporation"], item["min"], item["max"]) == (OVERSEAS, 11, 11)  # WT's face value
+    with pytest.raises(RuleError):
+        g.apply({"type": "acquire", "corporation": OVERSEAS, "company": "WT", "price": 14, "announced_by": PRUSSIAN})
+    g.apply({"type": "acquire", "corporation": OVERSEAS, "company": "WT", "price": 11, "announced_by": PRUSSIAN})
+    assert g.corps[OVERSEAS].cash == 30 - 11 and g.company_owner_name("WT") == OVERSEAS
+
+
+def test_intervener_needs_enough_money():
+    g = receiver_position(other_cash=10)  # Doppler has 10 < 14: cannot intervene for the WT
+    assert g.company_owner_name("WT") == PRUSSIAN  # bought without asking
+    assert g.next == {"for": "acquisition"}
+
+
+def test_receiver_with_the_higher_share_price_goes_first():
+    g = table(PLAYERS, turn=4)
+    corporation(g, PRUSSIAN, price=12, companies=["BSE"], cash=20, shares={}, bank=2)
+    corporation(g, STOCK, price=14, companies=["BME"], cash=20, shares={}, bank=2)
+    place(g, "WT", FI)
+    drawn_until(g, "orange")
+    enter_phase(g, 3)
+    assert g.company_owner_name("WT") == STOCK
+
+
+def test_overseas_trading_in_receivership_goes_first_and_pays_face_value():
+    g = table(PLAYERS, turn=4)
+    corporation(g, STOCK, price=14, companies=["BME"], cash=20, shares={}, bank=2)
+    corporation(g, OVERSEAS, price=10, companies=["BSE"], cash=11, shares={}, bank=2)
+    place(g, "WT", FI)
+    drawn_until(g, "orange")
+    ends = phase_ends(g)
+    enter_phase(g, 3)
+    end3 = ends[(4, 3)]["corporations"]
+    assert end3[OVERSEAS]["companies"] == ["BSE", "WT"] and end3[OVERSEAS]["cash"] == 0
+
+
+def test_receivers_never_sell():
+    g = receiver_position()
+    g.apply({"type": "no_intervention", "company": "WT"})
+    assert not any(i["company"] in ("BSE", "WT") for i in menu_of(g, "acquire"))
+    with pytest.raises(RuleError):
+        g.apply({"type": "acquire", "corporation": DOPPLER, "company": "BSE", "price": 2})
+
+
+def test_receiver_cannot_be_told_to_buy():
+    """Receivers only buy from the foreign investor, by themselves at the start of the phase."""
+    g = table(PLAYERS, turn=4)
+    corporation(g, PRUSSIAN, price=12, companies=["BSE"], cash=20, shares={}, bank=2)
+    corporation(g, STOCK, price=10, companies=["BY"], cash=5, shares={"Amy": 1}, bank=1)
+    place(g, "KME", "Crystal")
+    drawn_until(g, "orange")
+    enter_phase(g, 3)
+    assert g.next == {"for": "acquisition"}
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "acquire", "corporation": PRUSSIAN, "company": "KME", "price": 5})
+    assert "receivership" in err.value.message
+
+
+# ---------------------------------------------------------------------------- ordinary purchases
+
+def trading_position(seller_cash=0, buyer_cash=40):
+    g = table(PLAYERS, turn=4)
+    corporation(g, "Vintage Machinery", price=14, companies=["BPM"], cash=seller_cash, shares={"Amy": 1}, bank=1)
+    corporation(g, "Junkyard Scrappers", price=13, companies=["MHE"], cash=buyer_cash, shares={"Brian": 1}, bank=1)
+    place(g, "KME", "Crystal")
+    place(g, "BSE", FI)
+    drawn_until(g, "orange")
+    return enter_phase(g, 3)
+
+
+def test_span_is_inclusive_and_limited_by_the_treasury():
+    g = trading_position(buyer_cash=5)
+    item = next(i for i in menu_of(g, "acquire") if i["company"] == "KME" and i["corporation"] == "Junkyard Scrappers")
+    assert (item["min"], item["max"]) == (3, 5)  # span 3-7, but only 5 in the treasury
+    g.apply({"type": "acquire", "corporation": "Junkyard Scrappers", "company": "KME", "price": 3})
+    assert g.players["Crystal"].cash == 33
+
+
+@pytest.mark.parametrize("price", [3, 7])
+def test_both_ends_of_the_span(price):
+    g = trading_position()
+    g.apply({"type": "acquire", "corporation": "Junkyard Scrappers", "company": "KME", "price": price})
+    assert g.corps["Junkyard Scrappers"].cash == 40 - price
+
+
+def test_foreign_investor_sells_at_the_maximum():
+    g = trading_position()
+    item = next(i for i in menu_of(g, "acquire") if i["company"] == "BSE" and i["corporation"] == "Junkyard Scrappers")
+    assert (item["min"], item["max"]) == (3, 3)
+    g.apply({"type": "acquire", "corporation": "Junkyard Scrappers", "company": "BSE", "price": 3})
+    assert g.fi.cash == 4 + 3
+
+
+def test_buy_first_then_sell_the_original_company():
+    """"a corporation that owns only one subsidiary company in the beginning of the phase
+    could first buy another company (which is thereby turned vertical) and then sell the
+    company it originally owned"."""
+    g = trading_position(seller_cash=10)
+    g.apply({"type": "acquire", "corporation": "Vintage Machinery", "company": "KME", "price": 5})
+    g.apply({"type": "acquire", "corporation": "Junkyard Scrappers", "company": "BPM", "price": 8})
+    assert g.corps["Vintage Machinery"].companies == ["KME"]  # its only company, bought this phase
+    # and the KME cannot move again now
+    with pytest.raises(RuleError):
+        g.apply({"type": "acquire", "corporation": "Junkyard Scrappers", "company": "KME", "price": 5})
+
+
+def test_the_swap_example_does_not_work_with_the_same_money():
+    """"Vintage Machinery buys MHE for 8 from Junkyard Scrappers, and at the same time
+    Junkyard Scrappers buys the BPM from Vintage Machinery for 8, too, so we just swap
+    companies and no money - don't work": the 8 received cannot pay for the BPM."""
+    g = table(PLAYERS, turn=4)
+    corporation(g, "Vintage Machinery", price=14, companies=["BPM", "AKE"], cash=8, shares={"Amy": 1}, bank=1)
+    corporation(g, "Junkyard Scrappers", price=13, companies=["MHE", "BSE"], cash=0, shares={"Brian": 1}, bank=1)
+    drawn_until(g, "orange")
+    enter_phase(g, 3)
+    g.apply({"type": "acquire", "corporation": "Vintage Machinery", "company": "MHE", "price": 8})
+    assert g.corps["Junkyard Scrappers"].cash == 8
+    assert not any(i["corporation"] == "Junkyard Scrappers" for i in menu_of(g, "acquire"))
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "acquire", "corporation": "Junkyard Scrappers", "company": "BPM", "price": 8})
+    assert "0" in err.value.message and "8" in err.value.message
+
+
+def test_phase_3_ends_by_itself_without_money_for_any_minimum_price():
+    g = table(PLAYERS, turn=4)
+    corporation(g, "Vintage Machinery", price=14, companies=["BPM"], cash=0, shares={"Amy": 1}, bank=1)
+    place(g, "KME", "Crystal")
+    enter_phase(g, 3)
+    assert g.phase == 4
+
+
+def test_phase_3_ends_by_itself_when_every_corporation_is_in_receivership():
+    g = table(PLAYERS, turn=4)
+    corporation(g, "Vintage Machinery", price=14, companies=["BPM"], cash=50, shares={}, bank=2)
+    place(g, "KME", "Crystal")
+    enter_phase(g, 3)
+    assert g.phase == 4 and g.company_owner_name("KME") == "Crystal"
+
+
+def test_intervention_in_an_announced_purchase_of_a_corporation_with_a_president():
+    """An ``acquire`` with ``announced_by`` naming a corporation run by a player: the buyer
+    needs priority over the announcer."""
+    g = trading_position(seller_cash=20)  # Vintage 14 > Junkyard 13
+    g.apply({"type": "acquire", "corporation": "Vintage Machinery", "company": "BSE", "price": 3,
+             "announced_by": "Junkyard Scrappers"})
+    assert g.company_owner_name("BSE") == "Vintage Machinery"
+    g = trading_position(seller_cash=20)
+    with pytest.raises(RuleError):
+        g.apply({"type": "acquire", "corporation": "Junkyard Scrappers", "company": "BSE", "price": 3,
+                 "announced_by": "Vintage Machinery"})

@@ -1,0 +1,36 @@
+"""Conformance: every shared transcript replays through ``python -m assistant replay``.
+
+The transcripts and the checker are read where they are (../shared/conformance), never
+copied into the repository; without that folder the tests skip with the reason.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import CONFORMANCE, REPO
+
+GAMES = sorted((CONFORMANCE / "games").glob("*.json")) if (CONFORMANCE / "games").is_dir() else []
+
+
+def test_the_conformance_folder_is_there():
+    if not CONFORMANCE.is_dir():
+        pytest.skip(f"no conformance folder at {CONFORMANCE} (../shared is not beside the repository)")
+    assert (CONFORMANCE / "check.py").is_file()
+    assert GAMES, f"no transcript in {CONFORMANCE / 'games'}"
+
+
+@pytest.mark.parametrize("transcript", GAMES or [None], ids=[p.name for p in GAMES] or ["absent"])
+def test_transcript_passes_the_checker(transcript):
+    if transcript is None:
+        pytest.skip(f"no transcripts at {CONFORMANCE / 'games'} (../shared is not beside the repository)")
+    proc = subprocess.run(
+        [sys.executable, str(CONFORMANCE / "check.py"), "--project", str(REPO), "--python", sys.executable,
+         str(transcript)],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "1 passed, 0 failed" in proc.stdout, proc.stdout

@@ -1,0 +1,186 @@
+"""Cost of ownership (the back of the deck's top card) and phase 4, closing.
+
+Rulebook, "REMAINING TURNS, PHASE 5 – INCOME", example, continuing the Synergistic
+corporation with the DSB, MS, BPM and BSE (income 18 without cost of ownership):
+
+* "If the top face-down card of the deck is a green one, each red company has a cost of
+  ownership of 2 ... its income would be 14."
+* "Once the top-most company of the deck is a blue one, each red and orange company earns
+  4 less. Synergistic would only earn 18 – 3×4 = 6."
+* "close the two red companies ... DSB and the MS. That's 5 + 3 base income, 2 for the
+  synergy ..., nothing anymore for Synergistic's special ability ..., and finally a
+  deduction of 4 ... for the orange MS. Again, we arrive at 6 total income."
+* "Once all companies have been drawn, the front-side of the game ending card becomes
+  visible. From now on, each yellow, orange, and red company has a cost of ownership of 7.
+  Our Synergistic corporation would earn 4×7 = 28 less than the unmodified income. In
+  total, it now makes 10 in losses. Even if it closed all but the best company (DSB), it
+  would still make 2 in losses per turn."
+
+Canonical rules, phase 4: "If Players will have a negative total income in phase 5, they
+must close a sufficient number of Companies ... The Foreign Investor closes Companies whose
+Cost Of Ownership exceeds their Income. Corporations in Receivership close red Companies if
+the Cost Of Ownership is at least 4 and close orange Companies if the Cost Of Ownership is
+at least 7 but always keep the Company with the highest Face Value. The Junkyard Scrappers
+Corporation immediately receives twice the printed income for each Company it closes."
+Collect Income: "If a Corporation is not able to [pay], it Goes Bankrupt."
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.rules import RuleError
+
+from .builders import FI, corporation, drawn_until, enter_phase, phase_ends, place, table
+
+PLAYERS = ["Amy", "Brian", "Crystal"]
+EXAMPLE = ["DSB", "MS", "BPM", "BSE"]
+NONE = {"red": 0, "orange": 0, "yellow": 0, "green": 0, "blue": 0}
+
+
+def synergistic(top, companies=EXAMPLE, cash=20, shares=None, bank=1, name="Synergistic", extra=()):
+    g = table(PLAYERS, turn=5)
+    corporation(g, name, price=20, companies=companies, cash=cash,
+                shares={"Amy": 1} if shares is None else shares, bank=bank)
+    for abbr, owner in extra:
+        place(g, abbr, owner)
+    drawn_until(g, top)
+    return g
+
+
+@pytest.mark.parametrize("top, income, costs", [
+    ("yellow", 18, NONE),
+    ("green", 14, {**NONE, "red": 2}),
+    ("blue", 6, {**NONE, "red": 4, "orange": 4}),
+    (None, -10, {**NONE, "red": 7, "orange": 7, "yellow": 7}),  # the game end card's front
+], ids=["no-cost", "green-on-top", "blue-on-top", "end-card-front"])
+def test_synergistic_example_under_cost_of_ownership(top, income, costs):
+    g = synergistic(top)
+    snap = g.snapshot()
+    assert snap["cost_of_ownership"] == costs
+    assert snap["corporations"]["Synergistic"]["income"] == income
+    # and phase 5 pays (or takes) exactly that
+    ends = phase_ends(g)
+    enter_phase(g, 5)
+    assert ends[(5, 5)]["corporations"]["Synergistic"]["cash"] == 20 + income
+
+
+def test_closing_the_two_reds_under_blue_still_earns_6():
+    g = synergistic("blue")
+    ends = phase_ends(g)
+    enter_phase(g, 4)
+    assert g.next == {"for": "closing"}
+    g.apply({"type": "close", "company": "BPM"})
+    g.apply({"type": "close", "company": "BSE"})
+    assert sorted(g.snapshot()["corporations"]["Synergistic"]["companies"]) == ["DSB", "MS"]
+    assert g.snapshot()["corporations"]["Synergistic"]["income"] == 6
+    g.apply({"type": "done", "phase": 4})
+    assert ends[(5, 5)]["corporations"]["Synergistic"]["cash"] == 20 + 6
+
+
+def test_end_card_front_only_the_dsb_still_loses_2():
+    g = synergistic(None, companies=["DSB"])
+    assert g.snapshot()["corporations"]["Synergistic"]["income"] == -2
+
+
+def test_end_card_front_loss_of_10_is_paid_from_the_treasury():
+    g = synergistic(None, cash=10)
+    ends = phase_ends(g)
+    enter_phase(g, 5)
+    assert ends[(5, 5)]["corporations"]["Synergistic"]["cash"] == 0
+
+
+def test_corporation_that_cannot_pay_its_loss_goes_bankrupt():
+    g = synergistic(None, cash=9)
+    ends = phase_ends(g)
+    enter_phase(g, 5)
+    after = ends[(5, 5)]
+    assert "Synergistic" not in after["corporations"]
+    assert after["players"]["Amy"]["shares"].get("Synergistic", 0) == 0
+    assert 20 not in g.price_holder  # its share price card is back in the row
+    # its charter can be used again
+    assert "Synergistic" in g.free_charters()
+
+
+def test_end_card_back_costs_10_for_red_to_green():
+    """Phase 7 flips the end card once no unowned company is left."""
+    g = synergistic(None)
+    enter_phase(g, 7)
+    snap = g.snapshot()
+    assert snap["end_card_flipped"] is True
+    assert snap["cost_of_ownership"] == {**NONE, "red": 10, "orange": 10, "yellow": 10, "green": 10}
+    assert snap["corporations"]["Synergistic"]["income"] == 18 - 40
+
+
+def test_foreign_investor_closes_companies_with_negative_income_only():
+    """Green on top: BSE 1 - 2 < 0 is closed, KME 2 - 2 = 0 is fine, WT (orange) has no cost."""
+    g = synergistic("green", extra=[("BSE", FI), ("KME", FI), ("WT", FI)], companies=["DSB"])
+    ends = phase_ends(g)
+    enter_phase(g, 4)
+    assert sorted(ends[(5, 4)]["foreign_investor"]["companies"]) == ["KME", "WT"]
+
+
+def test_receivership_closes_red_at_4_but_orange_only_at_7():
+    g = synergistic("blue", companies=["MHE", "WT", "DSB"], shares={}, bank=2)
+    ends = phase_ends(g)
+    enter_phase(g, 4)
+    assert sorted(ends[(5, 4)]["corporations"]["Synergistic"]["companies"]) == ["DSB", "WT"]
+
+    g = synergistic(None, companies=["MHE", "WT", "DSB"], shares={}, bank=2)
+    ends = phase_ends(g)
+    enter_phase(g, 4)
+    assert ends[(5, 4)]["corporations"]["Synergistic"]["companies"] == ["DSB"]
+
+
+def test_receivership_does_not_close_at_cost_2():
+    g = synergistic("green", companies=["BSE", "MHE"], shares={}, bank=2)
+    ends = phase_ends(g)
+    enter_phase(g, 4)
+    assert sorted(ends[(5, 4)]["corporations"]["Synergistic"]["companies"]) == ["BSE", "MHE"]
+
+
+def test_receivership_keeps_the_company_with_the_highest_face_value():
+    g = synergistic("blue", companies=["BSE", "MHE", "KME"], shares={}, bank=2)
+    ends = phase_ends(g)
+    enter_phase(g, 4)
+    assert ends[(5, 4)]["corporations"]["Synergistic"]["companies"] == ["MHE"]
+
+
+def test_junkyard_scrappers_in_receivership_get_the_scrapping_bonus():
+    g = synergistic("blue", companies=["BSE", "KME", "DSB"], shares={}, bank=2, name="Junkyard Scrappers")
+    ends = phase_ends(g)
+    enter_phase(g, 4)
+    end4 = ends[(5, 4)]["corporations"]["Junkyard Scrappers"]
+    assert end4["companies"] == ["DSB"]
+    assert end4["cash"] == 20 + 2 * 1 + 2 * 2  # twice the printed incomes of the BSE and the KME
+
+
+def test_junkyard_scrappers_bonus_when_its_president_closes():
+    g = synergistic("yellow", companies=["AKE", "DSB"], name="Junkyard Scrappers")
+    enter_phase(g, 4)
+    g.apply({"type": "close", "company": "AKE"})
+    assert g.corps["Junkyard Scrappers"].cash == 20 + 4
+
+
+def test_player_must_close_to_pay_a_negative_income():
+    g = synergistic("green", companies=["DSB"], extra=[("BSE", "Brian")])
+    g.players["Brian"].cash = 0  # BSE: 1 - 2 = -1 and no money to pay it
+    enter_phase(g, 4)
+    assert not any(item["type"] == "done" for item in g.legal_actions())
+    before = g.snapshot()
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "done", "phase": 4})
+    assert "Brian" in err.value.message and "-1" in err.value.message
+    assert g.snapshot() == before
+    g.apply({"type": "close", "company": "BSE"})
+    g.apply({"type": "done", "phase": 4})
+    assert g.phase != 4
+
+
+def test_player_who_can_pay_a_negative_income_need_not_close():
+    g = synergistic("green", companies=["DSB"], extra=[("BSE", "Brian")])
+    g.players["Brian"].cash = 1
+    ends = phase_ends(g)
+    enter_phase(g, 4)
+    g.apply({"type": "done", "phase": 4})
+    assert ends[(5, 5)]["players"]["Brian"]["cash"] == 0

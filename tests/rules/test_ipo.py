@@ -1,0 +1,141 @@
+"""Phase 9, IPO: the rulebook's examples of forming a corporation.
+
+* "You go public with the MHE (8 face value). You pick the Prussian Railway ... As starting
+  share price, you choose 11. You have to pay 3 into the treasury ... The bank receives
+  the second Prussian Railway share and pays 11 ... the Prussian Railway charter card with
+  the three remaining shares ... and 14 cash in its treasury."
+* Example 1: BY (12) at 12: one share, pays nothing, two shares issued, 12 in the treasury.
+* Example 2: BY (12) at 11: two shares, pays 10, four shares issued, 32 in the treasury.
+* Example 3: CDG (60) at 30: two shares, pays nothing, four shares issued, 60 in the treasury.
+* The order example: Amy owns the MS (17) and the KME (5), Brian the WT (11) and the BPM
+  (7), Crystal the BSE (2): MS, WT, BPM, KME, BSE.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.rules import RuleError
+from assistant.rules.cards import CORPORATIONS
+
+from .builders import drawn_until, enter_phase, phase_ends, place, table
+
+PLAYERS = ["Amy", "Brian", "Crystal"]
+
+
+def ipo_position(abbr, top=None, amy_cash=30):
+    g = table(PLAYERS, cash={"Amy": amy_cash}, turn=1)
+    if top:
+        drawn_until(g, top)
+    place(g, abbr, "Amy")
+    ends = phase_ends(g)
+    enter_phase(g, 9)
+    assert g.next == {"player": "Amy", "for": "ipo", "company": abbr}
+    return g, ends
+
+
+@pytest.mark.parametrize(
+    "abbr, top, corporation, price, shares_each, payment, treasury",
+    [
+        ("MHE", None, "Prussian Railway", 11, 1, 3, 14),   # the Prussian Railway example
+        ("BY", "orange", "Doppler AG", 12, 1, 0, 12),        # example 1
+        ("BY", "orange", "Doppler AG", 11, 2, 10, 32),       # example 2
+        ("CDG", "blue", "Stock Masters", 30, 2, 0, 60),      # example 3
+    ],
+    ids=["prussian-railway-MHE-11", "example1-BY-12", "example2-BY-11", "example3-CDG-30"],
+)
+def test_rulebook_ipo_examples(abbr, top, corporation, price, shares_each, payment, treasury):
+    g, ends = ipo_position(abbr, top)
+    g.apply({"type": "ipo", "company": abbr, "corporation": corporation, "price": price})
+    snap = ends[(1, 9)]
+    corp = snap["corporations"][corporation]
+    assert corp["share_price"] == price
+    assert corp["companies"] == [abbr]
+    assert corp["cash"] == treasury
+    assert corp["issued"] == 2 * shares_each
+    assert corp["bank_shares"] == shares_each
+    assert corp["unissued"] == CORPORATIONS[corporation].shares - 2 * shares_each
+    assert corp["president"] == "Amy" and corp["receivership"] is False
+    amy = snap["players"]["Amy"]
+    assert amy["cash"] == 30 - payment
+    assert amy["shares"] == {corporation: shares_each}
+    assert abbr not in amy["companies"]
+
+
+def test_prussian_railway_keeps_three_unissued_shares():
+    g, ends = ipo_position("MHE")
+    g.apply({"type": "ipo", "company": "MHE", "corporation": "Prussian Railway", "price": 11})
+    assert ends[(1, 9)]["corporations"]["Prussian Railway"]["unissued"] == 3
+
+
+def test_ipo_menu_lists_the_examples_terms():
+    g, _ = ipo_position("BY", "orange")
+    options = next(i for i in g.legal_actions() if i["type"] == "ipo")["options"]
+    at = {o["price"]: o for o in options if o["corporation"] == "Doppler AG"}
+    # orange companies may start at 10, 11, 12, 13, 14, 16, 18, 20
+    assert sorted(at) == [10, 11, 12, 13, 14, 16, 18, 20]
+    assert (at[12]["owner_shares"], at[12]["payment"], at[12]["treasury"]) == (1, 0, 12)
+    assert (at[11]["owner_shares"], at[11]["payment"], at[11]["treasury"]) == (2, 10, 32)
+    assert (at[20]["owner_shares"], at[20]["payment"], at[20]["treasury"]) == (1, 8, 28)
+
+
+def test_face_value_equal_to_the_price_pays_nothing():
+    """"In case the share price matches the face value, you simply don't have to pay anything"."""
+    g, ends = ipo_position("BY", "orange", amy_cash=0)
+    g.apply({"type": "ipo", "company": "BY", "corporation": "Synergistic", "price": 12})
+    assert ends[(1, 9)]["players"]["Amy"]["cash"] == 0
+
+
+def test_owner_who_cannot_pay_at_any_price_is_not_asked():
+    """A red company (IPO 10-14) owned by a player with no money: MHE (8) needs at least 2."""
+    g = table(PLAYERS, cash={"Amy": 1}, turn=1)
+    place(g, "MHE", "Amy")
+    place(g, "BSE", "Brian")
+    enter_phase(g, 9)
+    assert g.next == {"player": "Brian", "for": "ipo", "company": "BSE"}
+
+
+def test_ipo_order_example():
+    g = table(PLAYERS, turn=2)
+    for abbr, owner in (("MS", "Amy"), ("KME", "Amy"), ("WT", "Brian"), ("BPM", "Brian"), ("BSE", "Crystal")):
+        place(g, abbr, owner)
+    drawn_until(g, "orange")
+    enter_phase(g, 9)
+    seen = []
+    while g.phase == 9 and g.turn == 2:
+        nxt = g.next
+        seen.append((nxt["company"], nxt["player"]))
+        g.apply({"type": "skip_ipo", "company": nxt["company"]})
+    assert seen == [("MS", "Amy"), ("WT", "Brian"), ("BPM", "Brian"), ("KME", "Amy"), ("BSE", "Crystal")]
+
+
+def test_a_decision_cannot_be_revised():
+    """"Amy has to decide first, and cannot revise her decision later during the same phase"."""
+    g = table(PLAYERS, turn=2)
+    for abbr, owner in (("MS", "Amy"), ("WT", "Brian")):
+        place(g, abbr, owner)
+    drawn_until(g, "orange")
+    enter_phase(g, 9)
+    g.apply({"type": "skip_ipo", "company": "MS"})
+    before = g.snapshot()
+    with pytest.raises(RuleError):
+        g.apply({"type": "ipo", "company": "MS", "corporation": "Doppler AG", "price": 16})
+    assert g.snapshot() == before
+
+
+def test_two_companies_of_one_owner_form_two_corporations():
+    g = table(PLAYERS, turn=2)
+    place(g, "MHE", "Amy")
+    place(g, "KME", "Amy")
+    ends = phase_ends(g)
+    enter_phase(g, 9)
+    g.apply({"type": "ipo", "company": "MHE", "corporation": "Prussian Railway", "price": 10})
+    # the 10 card is taken now: the KME cannot start at 10 any more
+    prices = {o["price"] for o in next(i for i in g.legal_actions() if i["type"] == "ipo")["options"]}
+    assert prices == {11, 12, 13, 14}
+    corps = {o["corporation"] for o in next(i for i in g.legal_actions() if i["type"] == "ipo")["options"]}
+    assert "Prussian Railway" not in corps
+    g.apply({"type": "ipo", "company": "KME", "corporation": "Doppler AG", "price": 11})
+    snap = ends[(2, 9)]
+    assert snap["players"]["Amy"]["cash"] == 30 - 2 - 6
+    assert snap["players"]["Amy"]["shares"] == {"Prussian Railway": 1, "Doppler AG": 1}

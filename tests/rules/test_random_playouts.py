@@ -1,0 +1,467 @@
+"""Random playouts driven by the legal menu, with invariants checked after every event.
+
+Hundreds of seeded games (2-6 players) are played by picking from ``game.legal_actions()``
+and building the event with ``assistant.rules.events_of``.  After every event:
+
+* every coin is accounted for: the change of all money (players, the foreign investor,
+  corporations, including what a bankrupt corporation returned) equals what the bank paid
+  out minus what it took in, per ``game.journal[-1]["moves"]``, and each entity's change
+  equals its own moves;
+* share counts add up (players + bank = issued; issued + unissued = the charter's shares),
+  the president holds the most shares, receivership = no player holds a share;
+* nobody has negative money; no two corporations share a share price card (except 75);
+  every corporation owns a company; a company is in one place only and a company that left
+  the game never comes back;
+* every menu event is accepted (the chosen one, plus another menu item at an extreme of its
+  range on a clone); events just outside the menu (wrong player, one below the minimum,
+  one above the maximum, an unknown company, the wrong phase, a wrong reveal, items the
+  menu does not offer) are refused with ``RuleError``, leaving the snapshot and the menu
+  unchanged;
+* at the end, ``Game.replay(players, options, game.events)`` gives the same snapshot.
+
+Three picking styles make the rare parts happen: "uniform", "seller" (sells shares, pays
+tiny dividends, issues shares: receivership and bankruptcy) and "climber" (pays the
+dividend that lifts the price most without reaching 75, saves money, and buys the share
+that takes a corporation to 75: the game ends in phase 1).  The run asserts that each rare
+part happened at least once.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections import Counter
+
+import pytest
+
+from assistant.rules import Game, RuleError, events_of
+from assistant.rules.cards import (
+    COLORS,
+    COMPANIES,
+    COMPANIES_BY_COLOR,
+    CORPORATIONS,
+    DECK_COUNTS,
+    HIGHEST_OF_COLOR,
+    IPO_PRICES,
+    PRICES,
+)
+
+GAMES_PER_PLAYER_COUNT = 60  # 5 player counts: 300 capped games
+EVENT_CAP = {"uniform": 300, "seller": 300, "climber": 450}  # climbing games are longer
+TRY_OTHER_ITEM = 0.2  # share of events after which another menu item is applied to a copy
+FULL_GAMES = [(2, "uniform", 9001), (3, "climber", 9002), (4, "seller", 9003), (5, "uniform", 9004),
+              (6, "climber", 9005), (4, "uniform", 9006)]
+STYLES = ("uniform", "seller", "climber")
+FOREIGN_INVESTOR = "Foreign investor"  # the foreign investor's name in the money moves
+
+
+# ---------------------------------------------------------------------------- picking
+
+class Picker:
+    """Chooses a menu item and the amounts in it, in one of the STYLES."""
+
+    WEIGHTS = {
+        "uniform": {},
+        "seller": {"sell_share": 8, "buy_share": 1.5, "pass": 0.5, "bid": 0.7, "issue": 4, "skip_issue": 1,
+                   "close": 0.3, "ipo": 2},
+        "climber": {"buy_share": 4, "sell_share": 0.05, "pass": 1, "bid": 0.6, "issue": 1, "skip_issue": 3,
+                    "close": 0.03, "ipo": 2},
+    }
+
+    def __init__(self, seed: int, style: str):
+        self.rng = random.Random(seed)
+        self.style = style
+
+    def amount(self, kind: str, lo: int, hi: int) -> int:
+        r = self.rng.random()
+        if self.style == "seller" and kind == "dividend":
+            return lo if r < 0.8 else min(hi, lo + 1)
+        if self.style == "climber" and kind == "bid":
+            return lo
+        if r < 0.35:
+            return lo
+        if r < 0.6:
+            return hi
+        return self.rng.randint(lo, hi)
+
+    def choose(self, g: Game, menu: list[dict]) -> dict:
+        rng = self.rng
+        weights = dict(self.WEIGHTS[self.style])
+        if self.style == "climber":
+            top = [i for i in menu if i["type"] == "buy_share" and i["price"] == 75]
+            if top:
+                return events_of(top[0], lambda *a: a[0][0])
+            if g.auction is None and menu[0]["type"] == "pass":
+                # a corporation near the top with a share in the bank: raise the money for it
+                near_top = [c for c in g.corps.values() if c.price >= 61 and c.bank_shares]
+                if near_top and g.players[menu[0]["player"]].cash < 75:
+                    sells = [i for i in menu if i["type"] == "sell_share" and g.corps[i["corporation"]].price < 61]
+                    if sells:
+                        return events_of(sells[0], lambda *a: a[0][0])
+            if any(c.price >= 41 for c in g.corps.values()):
+                # save money for the share that ends the game
+                weights.update({"pass": 25, "bid": 0.02, "skip_ipo": 30, "issue": 3})
+            if menu[0]["type"] == "dividend":
+                return self.climbing_dividend(g, menu[0])
+        item = rng.choices(menu, [weights.get(i["type"], 1.0) for i in menu])[0]
+        kind = item["type"]
+
+        def pick(*args):
+            if len(args) == 2:
+                return self.amount(kind, *args)
+            seq = args[0]
+            if kind == "ipo" and self.style == "climber":
+                return max(seq, key=lambda o: o["price"])
+            return rng.choice(seq)
+
+        return events_of(item, pick)
+
+    def climbing_dividend(self, g: Game, item: dict) -> dict:
+        """The dividend whose price adjustment lands highest below 75 (ties: the larger dividend)."""
+        name = item["corporation"]
+        corp = g.corps[name]
+        # only the cash left in full tens changes the stars: try the largest dividend of each
+        by_tens = {}
+        for amount in range(item["min"], item["max"] + 1):
+            by_tens[(corp.cash - amount * corp.issued) // 10] = amount
+        best = None
+        for amount in sorted(by_tens.values()):
+            ev = {"type": "dividend", "corporation": name, "amount": amount}
+            trial = g.preview(ev)
+            price = trial.corps[name].price if name in trial.corps else 0
+            key = (price < 75, price, amount)
+            if best is None or key > best[0]:
+                best = (key, ev)
+        return best[1]
+
+
+# ---------------------------------------------------------------------------- invariants
+
+def money(g: Game) -> dict[str, int]:
+    out = {name: p.cash for name, p in g.players.items()}
+    out[FOREIGN_INVESTOR] = g.fi.cash
+    out.update({name: c.cash for name, c in g.corps.items()})
+    return out
+
+
+def check_money(before: dict, after: dict, moves) -> None:
+    net = Counter()
+    for payer, payee, amount, _why in moves:
+        assert type(amount) is int and amount > 0, moves
+        net[payer] -= amount
+        net[payee] += amount
+    bank_paid_out = -net.pop("Bank", 0)
+    assert sum(after.values()) - sum(before.values()) == bank_paid_out, (before, after, moves)
+    for entity in set(before) | set(after) | set(net):
+        assert after.get(entity, 0) - before.get(entity, 0) == net.get(entity, 0), (entity, before, after, moves)
+
+
+def check_state(snap: dict, g: Game) -> None:
+    players = snap["players"]
+    assert sorted(snap["player_order"]) == sorted(players)
+    for name, p in players.items():
+        assert p["cash"] >= 0, name
+    assert snap["foreign_investor"]["cash"] >= 0
+    cards = {}
+    places = list(snap["offering"]["available"]) + list(snap["offering"]["unavailable"])
+    places += snap["foreign_investor"]["companies"]
+    for p in players.values():
+        places += p["companies"]
+    for name, c in snap["corporations"].items():
+        held = {p: players[p]["shares"].get(name, 0) for p in players}
+        assert sum(held.values()) + c["bank_shares"] == c["issued"], name
+        assert c["issued"] + c["unissued"] == CORPORATIONS[name].shares, name
+        assert c["cash"] >= 0, name
+        assert c["companies"], f"{name} owns no company"
+        assert c["share_price"] in PRICES and c["share_price"] != 0
+        if c["share_price"] != 75:
+            assert c["share_price"] not in cards, f"{name} and {cards.get(c['share_price'])} share a price card"
+            cards[c["share_price"]] = name
+        if c["president"] is None:
+            assert c["receivership"] and not any(held.values()), name
+        else:
+            assert not c["receivership"] and held[c["president"]] == max(held.values()), name
+        places += c["companies"]
+    assert len(places) == len(set(places)), "a company is in two places"
+    assert snap["deck_size"] == g.deck_size()
+
+
+# ---------------------------------------------------------------------------- illegal events
+
+def perturbations(g: Game, menu: list[dict], chosen: dict, rng: random.Random):
+    """(category, event) pairs that the rules must refuse now."""
+    out = []
+    players = list(g.players)
+    if "player" in chosen:
+        others = [p for p in players if p != chosen["player"]]
+        out.append(("wrong player", {**chosen, "player": rng.choice(others)}))
+    for item in menu:
+        if item["type"] in ("bid", "acquire", "dividend"):
+            field = "amount" if item["type"] == "dividend" else "price"
+            ev = events_of(item, lambda *a: a[0] if len(a) == 2 else a[0][0])
+            out.append(("below minimum", {**ev, field: item["min"] - 1}))
+            out.append(("above maximum", {**ev, field: item["max"] + 1}))
+    if "company" in chosen:
+        out.append(("unknown company", {**chosen, "company": "XYZ"}))
+    if g.phase == 1 or g.pending_reveals:
+        out.append(("wrong phase", {"type": "done", "phase": 3}))
+        if g.corps:
+            out.append(("wrong phase", {"type": "dividend", "corporation": next(iter(g.corps)), "amount": 0}))
+    else:
+        out.append(("wrong phase", {"type": "pass", "player": rng.choice(players)}))
+        out.append(("wrong phase", {"type": "done", "phase": 4 if g.phase == 3 else 3}))
+    if not g.pending_reveals:
+        out.append(("reveal when no card is drawn", {"type": "reveal", "company": rng.choice(list(COMPANIES))}))
+        out += outside_menu(g, menu, rng)
+    else:
+        color = g.top_color()
+        if g.seen:
+            out.append(("reveal seen card", {"type": "reveal", "company": rng.choice(sorted(g.seen))}))
+        wrong = [a for a, c in COMPANIES.items() if c.color != color and a not in g.seen]
+        if wrong:
+            out.append(("reveal wrong colour", {"type": "reveal", "company": rng.choice(wrong)}))
+        if g.open_deck is None and len(menu[0]["choices"]) == 1:
+            others = [a for a, c in COMPANIES.items() if c.color == color and a not in g.seen
+                      and a not in menu[0]["choices"]]
+            if others:
+                out.append(("reveal: highest card must be last", {"type": "reveal", "company": others[0]}))
+        out.append(("event while a card is drawn", {"type": "pass", "player": rng.choice(players)}))
+    return out
+
+
+def outside_menu(g: Game, menu: list[dict], rng: random.Random):
+    """Events of the current phase's kinds that the menu does not offer: must be refused."""
+    out = []
+    kinds = {i["type"] for i in menu}
+    if g.phase == 1 and g.auction is None:
+        actor = menu[0]["player"]
+        buyable = {i["corporation"] for i in menu if i["type"] == "buy_share"}
+        sellable = {i["corporation"] for i in menu if i["type"] == "sell_share"}
+        for name in g.corps:
+            if name not in buyable:
+                out.append(("buy outside menu", {"type": "buy_share", "player": actor, "corporation": name}))
+            if name not in sellable:
+                out.append(("sell outside menu", {"type": "sell_share", "player": actor, "corporation": name}))
+        biddable = {i["company"] for i in menu if i["type"] == "bid"}
+        for abbr in g.available + g.unavailable:
+            if abbr not in biddable:
+                out.append(("bid outside menu", {"type": "bid", "player": actor, "company": abbr,
+                                                 "price": COMPANIES[abbr].face_value}))
+        free = [n for n in CORPORATIONS if n not in g.corps]
+        if free:
+            out.append(("buy outside menu", {"type": "buy_share", "player": actor, "corporation": free[0]}))
+    elif g.phase == 3:
+        offered = {(i["corporation"], i["company"], i.get("announced_by")) for i in menu if i["type"] == "acquire"}
+        for name in g.corps:
+            for abbr, seller in g.owner.items():
+                price = COMPANIES[abbr].price_min
+                if seller is g.fi:
+                    price = g.fi_price(name, abbr)
+                announced = g.intervention[0] if g.intervention else None
+                if (name, abbr, announced) not in offered:
+                    ev = {"type": "acquire", "corporation": name, "company": abbr, "price": price}
+                    if announced:
+                        ev["announced_by"] = announced
+                    out.append(("acquire outside menu", ev))
+        if g.intervention is None:
+            out.append(("no intervention pending", {"type": "no_intervention", "company": next(iter(g.owner), "BME")}))
+    elif g.phase == 4:
+        closable = {i["company"] for i in menu if i["type"] == "close"}
+        for abbr in g.owner:
+            if abbr not in closable:
+                out.append(("close outside menu", {"type": "close", "company": abbr}))
+        if "done" not in kinds:
+            out.append(("done while a player must close", {"type": "done", "phase": 4}))
+    elif g.phase in (6, 8):
+        head = menu[0]["corporation"]
+        for name in g.corps:
+            if name != head:
+                kind = "dividend" if g.phase == 6 else "issue"
+                ev = {"type": kind, "corporation": name}
+                if kind == "dividend":
+                    ev["amount"] = 0
+                out.append(("not this corporation's turn", ev))
+    elif g.phase == 9:
+        head = menu[0]["company"]
+        color = COMPANIES[head].color
+        for abbr in g.owner:
+            if abbr != head:
+                out.append(("not this company's turn", {"type": "skip_ipo", "company": abbr}))
+        bad = [p for p in PRICES if p not in IPO_PRICES[color]]
+        free = [n for n in CORPORATIONS if n not in g.corps]
+        charter = free[0] if free else "Prussian Railway"
+        out.append(("IPO price not allowed", {"type": "ipo", "company": head, "corporation": charter,
+                                              "price": rng.choice(bad)}))
+        taken = [p for p in IPO_PRICES[color] if p in g.price_holder]
+        if taken:
+            out.append(("IPO price taken", {"type": "ipo", "company": head, "corporation": charter, "price": taken[0]}))
+        if g.corps:
+            offered = next(i for i in menu if i["type"] == "ipo")["options"]
+            price = offered[0]["price"] if offered else IPO_PRICES[color][0]
+            out.append(("IPO charter in use", {"type": "ipo", "company": head, "corporation": next(iter(g.corps)),
+                                               "price": price}))
+        owner, face = g.owner[head], COMPANIES[head].face_value
+        for p in IPO_PRICES[color]:
+            payment = (2 if face > p else 1) * p - face  # Form Corporation, by hand
+            if p not in g.price_holder and payment > owner.cash and free:
+                out.append(("IPO unaffordable", {"type": "ipo", "company": head, "corporation": free[0], "price": p}))
+                break
+    return out
+
+
+# ---------------------------------------------------------------------------- one game
+
+def play(seed: int, n_players: int, style: str, cap: int | None, stats: Counter, options=(), deck=None,
+         persons=None) -> Game:
+    players = [f"P{i}" for i in range(1, n_players + 1)]
+    g = Game(players, options, deck=deck, persons=persons)
+    picker = Picker(seed, style)
+    rng = random.Random(seed * 7919 + 1)
+    snap = g.snapshot()
+    check_state(snap, g)
+    gone: set[str] = set()
+    while not g.game_over and (cap is None or len(g.events) < cap):
+        where = f"seed {seed} ({style}, {n_players} players), event {len(g.events)}"
+        menu = g.legal_actions()
+        assert menu, where
+        ev = picker.choose(g, menu)
+
+        # events just outside the menu are refused and change nothing
+        candidates = perturbations(g, menu, ev, rng)
+        tried = rng.sample(candidates, min(3, len(candidates)))
+        for category, bad in tried:
+            with pytest.raises(RuleError) as err:
+                g.apply(bad)
+            assert err.value.message.strip(), (where, bad)
+            stats["refused: " + category] += 1
+        if tried:
+            assert g.snapshot() == snap, (where, tried)
+            assert g.legal_actions() == menu, (where, tried)
+
+        # now and then another menu item, at an extreme of its range, is accepted too (on a copy)
+        if rng.random() < TRY_OTHER_ITEM:
+            other = rng.choice(menu)
+            extreme = rng.choice(("min", "max"))
+            trial_ev = events_of(other, lambda *a: (a[0] if extreme == "min" else a[1]) if len(a) == 2
+                                 else rng.choice(a[0]))
+            try:
+                g.clone().apply(trial_ev)
+            except RuleError as e:  # pragma: no cover - a failure message
+                raise AssertionError(f"{where}: the menu offers {other} but {trial_ev} is refused: {e.message}")
+            stats["menu items tried on a copy"] += 1
+
+        # the chosen event
+        before = money(g)
+        corps_before = set(g.corps)
+        try:
+            g.apply(ev)
+        except RuleError as e:  # pragma: no cover - a failure message
+            raise AssertionError(f"{where}: menu event {ev} refused: {e.message}")
+        stats["events"] += 1
+        stats["event: " + ev["type"]] += 1
+        check_money(before, money(g), g.journal[-1]["moves"])
+        snap = g.snapshot()
+        check_state(snap, g)
+
+        # companies that left the game never come back
+        here = set(g.owner) | set(g.available) | set(g.unavailable)
+        assert not (here & gone), where
+        gone |= g.seen - here
+
+        # the rare parts
+        if any(c["receivership"] for c in snap["corporations"].values()):
+            stats["receivership"] += 1
+        if corps_before - set(g.corps):
+            stats["bankruptcy"] += len(corps_before - set(g.corps))
+        if snap["next"] and snap["next"].get("for") == "intervention":
+            stats["intervention asked"] += 1
+        if ev.get("announced_by"):
+            stats["intervention"] += 1
+        if ev["type"] == "no_intervention":
+            stats["no intervention"] += 1
+        if g.end_flipped:
+            stats["end card flipped"] += 1
+
+    stats["games"] += 1
+    if g.game_over:
+        stats[f"game ends in phase {g.phase}"] += 1
+        assert g.phase in (1, 7)
+        final = g.snapshot()["final"]
+        assert final["ranking"] == sorted(final["scores"], key=lambda p: (-final["scores"][p], g.order.index(p)))
+    if deck is not None:
+        assert g.seen <= set(deck)
+    again = Game.replay(players, options, g.events, deck=deck, persons=persons)
+    assert again.snapshot() == g.snapshot(), f"seed {seed}: replay differs"
+    stats["replays"] += 1
+    return g
+
+
+@functools.lru_cache(maxsize=None)
+def run_player_count(n_players: int) -> Counter:
+    stats = Counter()
+    for k in range(GAMES_PER_PLAYER_COUNT):
+        seed = 1000 * n_players + k
+        play(seed, n_players, STYLES[k % 3], EVENT_CAP[STYLES[k % 3]], stats)
+    return stats
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5, 6])
+def test_capped_playouts(n_players):
+    stats = run_player_count(n_players)
+    assert stats["games"] == GAMES_PER_PLAYER_COUNT
+    assert stats["events"] > 20 * GAMES_PER_PLAYER_COUNT
+
+
+@pytest.mark.parametrize("n_players, style, seed", FULL_GAMES)
+def test_full_game_to_the_end(n_players, style, seed):
+    stats = Counter()
+    g = play(seed, n_players, style, None, stats)
+    assert g.game_over and g.snapshot()["next"] is None and g.legal_actions() == []
+    with pytest.raises(RuleError):
+        g.apply({"type": "pass", "player": "P1"})
+
+
+def random_open_deck(n_players: int, rng: random.Random) -> list[str]:
+    """A legal deck for the open companies variant: the highest of each colour plus a random
+    draw of the others, as in the setup."""
+    deck = []
+    for color in COLORS:
+        others = [a for a in COMPANIES_BY_COLOR[color] if a != HIGHEST_OF_COLOR[color]]
+        deck += rng.sample(others, DECK_COUNTS[n_players][color] - 1) + [HIGHEST_OF_COLOR[color]]
+    return deck
+
+
+@pytest.mark.parametrize("n_players, style, seed", [(3, "uniform", 31), (5, "seller", 32), (4, "climber", 33)])
+def test_full_open_companies_game(n_players, style, seed):
+    deck = random_open_deck(n_players, random.Random(seed))
+    g = play(seed, n_players, style, None, Counter(), options=["open_companies"], deck=deck)
+    assert g.game_over
+
+
+@pytest.mark.parametrize("style, seed", [("uniform", 41), ("seller", 42)])
+def test_full_two_handed_game(style, seed):
+    g = play(seed, 4, style, None, Counter(), options=["two_handed"], persons=["A", "B"])
+    final = g.snapshot()["final"]
+    rank = {seat: i for i, seat in enumerate(final["ranking"])}
+    weaker = {"A": max(rank["P1"], rank["P4"]), "B": max(rank["P2"], rank["P3"])}
+    assert final["two_handed"]["winner"] == min(weaker, key=weaker.get)
+
+
+def test_playouts_reach_the_rare_parts():
+    total = Counter()
+    for n in (2, 3, 4, 5, 6):
+        total += run_player_count(n)
+    print("\nplayout totals:", dict(sorted(total.items())))
+    assert total["games"] == 5 * GAMES_PER_PLAYER_COUNT
+    for part in ("receivership", "bankruptcy", "intervention asked", "intervention", "no intervention",
+                 "game ends in phase 1", "game ends in phase 7", "end card flipped"):
+        assert total[part] >= 1, f"no {part} in {total['games']} games"
+    for kind in ("reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "done", "close",
+                 "dividend", "issue", "skip_issue", "ipo", "skip_ipo", "no_intervention"):
+        assert total["event: " + kind] >= 1, kind
+    for category in ("wrong player", "below minimum", "above maximum", "unknown company", "wrong phase",
+                     "reveal seen card", "reveal wrong colour", "buy outside menu", "sell outside menu",
+                     "acquire outside menu", "close outside menu", "not this corporation's turn",
+                     "IPO price not allowed", "IPO price taken", "IPO charter in use"):
+        assert total["refused: " + category] >= 1, category
+
