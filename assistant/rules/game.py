@@ -289,9 +289,6 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         return f"{company} drawn (unavailable until the wrap-up)"
 
     # ------------------------------------------------------------------ shared procedures
-    def entity_name(self, entity) -> str:
-        return entity.name
-
     def _log(self, text: str) -> None:
         self._auto.append(text)
 
@@ -412,17 +409,13 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         ranking = sorted(self.order, key=lambda p: (-scores[p], self.order.index(p)))
         self.final = {"scores": scores, "ranking": ranking}
         if self.two_handed:
-            seats = {self.persons[0]: [self.order_initial[0], self.order_initial[3]],
-                     self.persons[1]: [self.order_initial[1], self.order_initial[2]]}
+            initial = list(self.players)  # seats in initial player order
+            seats = {self.persons[0]: [initial[0], initial[3]], self.persons[1]: [initial[1], initial[2]]}
             worst = {person: max(ranking.index(s) for s in ss) for person, ss in seats.items()}
             winner = min(worst, key=lambda person: worst[person])
             self.final["two_handed"] = {"seats": seats, "lower_rank": {k: v + 1 for k, v in worst.items()},
                                         "winner": winner}
         self._log("The game ends. " + ", ".join(f"{p} {scores[p]}" for p in ranking))
-
-    @property
-    def order_initial(self) -> list[str]:
-        return list(self.players)
 
     def __repr__(self):
         return f"Game(turn={self.turn}, phase={self.phase}, players={self.order})"
