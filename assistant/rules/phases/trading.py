@@ -152,6 +152,9 @@ class TradingMixin:
             announcer = self.corps.get(announced)
             if announcer is None:
                 raise RuleError(f"{announced!r} is not a corporation in play.")
+            if announcer.president is None and pending is None:
+                raise RuleError(f"{announcer.name} is in receivership: its purchases are announced by the "
+                                f"receiver at the start of the phase, not now.")
             if not self.has_priority(corp, announcer):
                 raise RuleError(f"{corp.name} has no priority over {announcer.name} "
                                 f"(Overseas Trading first, then the higher share price), so it cannot intervene.")
