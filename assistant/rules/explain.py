@@ -14,7 +14,7 @@ from .market import max_dividend, required_stars, star_steps
 def _costs_line(game) -> str:
     costs = game.costs()
     top = game.top_color()
-    where = f"a {top} card is on top of the deck" if top else (
+    where = f"the top card of the deck is {top}" if top else (
         "the game end card shows its " + ("back" if game.end_flipped else "front"))
     if not costs:
         return f"No cost of ownership now ({where})."

@@ -89,6 +89,9 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             raise RuleError(f"Rolling Stock Stars is for 2 to 6 players, not {len(players)}.")
         self.options = options
         self.persons = list(persons) if persons else (["A", "B"] if self.two_handed else None)
+        if self.two_handed and (len(self.persons) != 2 or len(set(self.persons)) != 2
+                                or not all(isinstance(x, str) and x.strip() for x in self.persons)):
+            raise RuleError("The two-handed variant needs the two persons' names, different from each other.")
         n = len(players)
         self.players: dict[str, Player] = {p: Player(p, STARTING_CASH[n]) for p in players}
         self.order: list[str] = list(players)

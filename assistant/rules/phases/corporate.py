@@ -13,15 +13,18 @@ class CorporateMixin:
     # ------------------------------------------------------------------ phase 5
     def _start_5(self):
         costs = self.costs()
+        paid = []
         for name in self.order:
             p = self.players[name]
             if p.companies:
                 income = private_income(p.companies, costs).total
                 p.cash += income
                 self._money("Bank", name, income, "income")
+                paid.append((name, income))
         income = private_income(self.fi.companies, costs, foreign_investor=True).total
         self.fi.cash += income
         self._money("Bank", self.fi.label, income, "income")
+        paid.append(("foreign investor", income))
         for corp in list(self.corps.values()):
             income = corporation_income(corp.name, corp.companies, costs).total
             if income < 0 and corp.cash < -income:
@@ -29,6 +32,8 @@ class CorporateMixin:
                 continue
             corp.cash += income
             self._money("Bank", corp.name, income, "income")
+            paid.append((corp.name, income))
+        self._log("Income: " + ", ".join(f"{who} {'+' if amount >= 0 else '−'}{abs(amount)}" for who, amount in paid))
 
     def _waiting_5(self) -> bool:
         return False
