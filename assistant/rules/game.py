@@ -162,13 +162,22 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         return game
 
     def clone(self) -> "Game":
-        """An independent copy of the state (without the records), for previews."""
-        records = self.events, self.journal, self.on_phase_end
-        self.events, self.journal, self.on_phase_end = [], [], None
-        try:
-            return copy.deepcopy(self)
-        finally:
-            self.events, self.journal, self.on_phase_end = records
+        """An independent copy of the state (without the records), for previews.
+
+        The records are left out through deepcopy's memo, so this game is never touched: other
+        threads may read it meanwhile."""
+        memo = {id(self.events): [], id(self.journal): [], id(self.on_phase_end): None}
+        return copy.deepcopy(self, memo)
+
+    def fork(self) -> "Game":
+        """An independent copy that keeps the records, to go on playing from.
+
+        The records only ever grow and their entries are never changed, so the copy gets new
+        lists holding the same entries (deep-copying every journal entry is ten times slower
+        late in a game).  This game is never touched."""
+        memo = {id(self.events): list(self.events), id(self.journal): list(self.journal),
+                id(self.on_phase_end): None}
+        return copy.deepcopy(self, memo)
 
     def preview(self, event: dict) -> "Game":
         """The game as it would be after ``event`` (RuleError if refused); this game is unchanged."""

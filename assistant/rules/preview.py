@@ -105,10 +105,13 @@ def _corp_figures(game, name):
             "zero_dividend_price": move.new}
 
 
-def acquisition(game, corporation: str, company: str, price: int) -> dict:
-    """What buying ``company`` for ``price`` does to the buyer and (if a corporation) the seller."""
+def acquisition(game, corporation: str, company: str, price: int, announced_by: str | None = None) -> dict:
+    """What buying ``company`` for ``price`` does to the buyer and (if a corporation) the seller;
+    ``announced_by`` for an intervention in another corporation's announced purchase."""
     seller = game.owner.get(company)
     event = {"type": "acquire", "corporation": corporation, "company": company, "price": price}
+    if announced_by:
+        event["announced_by"] = announced_by
     c = COMPANIES.get(company)
     out = {"event": event, "legal": True, "error": None,
            "seller": seller.name if seller else None,
@@ -193,7 +196,7 @@ def banker_sheet(entry: dict) -> list[str]:
     by_payer: dict[str, list[str]] = {}
     for (payer, payee), amount in grouped.items():
         by_payer.setdefault(payer, []).append(f"{payee} {amount}")
-    return [f"{payer} pays " + ", ".join(parts) for payer, parts in by_payer.items()]
+    return [f"{payer} pays " + "; ".join(parts) for payer, parts in by_payer.items()]
 
 
 # ---------------------------------------------------------------------- cost of ownership outlook
