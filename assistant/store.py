@@ -1,6 +1,7 @@
 """Persistence of games: one SQLite file (WAL), an append-only event log per game.
 
-* ``games``: id (>= 128 random bits), players, options, deck (JSON), created.
+* ``games``: id (>= 128 random bits), players, options, deck, persons (JSON; persons: the two
+  persons of the two-handed variant, else NULL), created.
 * ``events``: (game_id, seq) primary key, the event JSON, an optional idempotency
   token (unique per game), created.  Undo is an event too (``{"type": "undo"}``):
   it takes back the latest event still in effect.  ``seq`` of a game = number of log
@@ -12,11 +13,11 @@ instance and keyed by (game_id, seq).
 
 from __future__ import annotations
 
-import copy
 import json
 import secrets
 import sqlite3
 import threading
+import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -25,9 +26,21 @@ import sqlite_utils
 
 from assistant import transcript
 from assistant.rules import Game, RuleError
+from assistant.rules.game import FIELD_TYPES
 
 UNDO = "undo"
-CACHE_SIZE = 64
+CACHE_SIZE = 256  # games whose state is kept in memory (a late-game state is a few hundred kB)
+INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
+NAME_MAX = 60  # characters in a player name (the form allows 30; two-handed seats add " (right hand)")
+TOKEN_MAX = 200
+# Durability of an acknowledged event: with WAL, synchronous=NORMAL survives a process crash (kill -9)
+# but may lose the last commits on power loss; FULL also fsyncs the WAL at every commit, so an event
+# the table saw accepted survives a laptop whose battery dies.  Events come a few per minute per table,
+# so the extra fsync per accepted event costs nothing noticeable (see benchmarks/load.py).
+SYNCHRONOUS = "FULL"
+# Characters refused in names: controls, lone surrogates (not encodable as UTF-8) and the bidi
+# overrides/isolates that can make a name display as something else.
+_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class StoreError(Exception):
@@ -80,6 +93,7 @@ class GameInfo:
     options: list
     deck: list | None
     created: str
+    persons: list | None = None  # two-handed variant: the persons [A, B] behind the 4 seats
 
 
 @dataclass(frozen=True)
@@ -96,6 +110,61 @@ def _now() -> str:
 
 def new_game_id() -> str:
     return secrets.token_urlsafe(18)  # 144 random bits
+
+
+def _has_surrogate(value) -> bool:
+    """True if a string anywhere in ``value`` holds a lone surrogate (not valid Unicode text)."""
+    if isinstance(value, str):
+        return any("\ud800" <= ch <= "\udfff" for ch in value)
+    if isinstance(value, dict):
+        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_surrogate(v) for v in value)
+    return False
+
+
+def check_names(names, what: str = "player") -> str | None:
+    """Why these names cannot be stored (None if they can): too long, odd characters, duplicates."""
+    if not isinstance(names, (list, tuple)):
+        return f"the {what} names must be a list"
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            return f"every {what} needs a name"
+        if len(name) > NAME_MAX:
+            return f"a {what} name can have at most {NAME_MAX} characters"
+        if _has_surrogate(name):
+            return f"a {what} name is not valid Unicode text"
+        if any(unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS for ch in name):
+            return f"a {what} name contains a control character"
+    folded = {unicodedata.normalize("NFKC", n).casefold().strip() for n in names}
+    if len(folded) != len(names):
+        return f"every {what} needs a different name"
+    return None
+
+
+def normalise_event(event) -> dict:
+    """The event as it is stored: its type and the fields the engine reads (others are ignored).
+
+    Raises Refused for what is not an event the table can enter: not an object with a type,
+    a checkpoint (``expect``) or an event marked ``reject`` (transcript annotations), text
+    that is not valid Unicode.
+    """
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        raise Refused("an event must be an object with a type")
+    if not transcript.is_table_event(event):
+        raise Refused("checkpoints (expect) and events marked reject are transcript annotations, "
+                      "not decisions of the table")
+    out = {k: v for k, v in event.items() if k == "type" or k in FIELD_TYPES}
+    if _has_surrogate(out):
+        raise Refused("the event holds text that is not valid Unicode")
+    return out
+
+
+def check_token(token) -> None:
+    if token is None:
+        return
+    if not isinstance(token, str) or not token or len(token) > TOKEN_MAX or _has_surrogate(token):
+        raise Refused(f"a token must be a non-empty text of at most {TOKEN_MAX} characters")
 
 
 def effective_events(rows: list[Row]) -> list[dict]:
@@ -116,8 +185,10 @@ class Store:
     def __init__(self, path: str):
         self.path = str(path)
         self._local = threading.local()
+        # gid -> (seq, Game): the state after the first seq log rows; never changed once cached
         self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._info: OrderedDict[str, GameInfo] = OrderedDict()  # game headers never change
         self._init_schema()
 
     # -- connections -------------------------------------------------------------
@@ -127,6 +198,7 @@ class Store:
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             conn.execute("PRAGMA busy_timeout = 30000")
             conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")  # per connection, see SYNCHRONOUS
             db = sqlite_utils.Database(conn)
             self._local.db = db
         return db
@@ -136,10 +208,12 @@ class Store:
         db.enable_wal()
         if "games" not in db.table_names():
             db["games"].create(
-                {"id": str, "players": str, "options": str, "deck": str, "created": str},
+                {"id": str, "players": str, "options": str, "deck": str, "created": str, "persons": str},
                 pk="id",
                 not_null={"players", "options", "created"},
             )
+        elif "persons" not in db["games"].columns_dict:  # a database from before the two-handed persons
+            db["games"].add_column("persons", str)
         if "events" not in db.table_names():
             db["events"].create(
                 {"game_id": str, "seq": int, "event": str, "token": str, "created": str},
@@ -160,26 +234,37 @@ class Store:
 
     # -- games -------------------------------------------------------------------
     def create_game(self, players: list[str], options: list[str] | None = None,
-                    deck: list[str] | None = None) -> str:
+                    deck: list[str] | None = None, persons: list[str] | None = None) -> str:
         """Check the set-up with the engine, then store it; returns the new game id."""
         options = list(options or [])
-        self._new_engine_game(players, options, deck)
+        self._check_setup(players, persons, Refused)
+        self._new_engine_game(players, options, deck, persons)
         gid = new_game_id()
         db = self._db()
         with _immediate(db.conn):
-            db["games"].insert(self._game_record(gid, players, options, deck))
+            db["games"].insert(self._game_record(gid, players, options, deck, persons))
         return gid
 
-    def _game_record(self, gid, players, options, deck) -> dict:
+    def _game_record(self, gid, players, options, deck, persons=None) -> dict:
         return {"id": gid, "players": json.dumps(list(players)), "options": json.dumps(options),
-                "deck": None if deck is None else json.dumps(list(deck)), "created": _now()}
+                "deck": None if deck is None else json.dumps(list(deck)),
+                "persons": None if not persons else json.dumps(list(persons)), "created": _now()}
 
     @staticmethod
-    def _new_engine_game(players, options, deck) -> Game:
+    def _check_setup(players, persons, error) -> None:
+        problem = check_names(players) or (check_names(persons, "person") if persons else None)
+        if problem:
+            raise error(problem)
+
+    @staticmethod
+    def _new_engine_game(players, options, deck, persons=None) -> Game:
         unknown = [o for o in options if o not in transcript.KNOWN_OPTIONS]
         if unknown:
             raise Refused(f"unknown option {unknown[0]!r}")
         try:
+            if persons:
+                return Game(list(players), options=list(options), deck=None if deck is None else list(deck),
+                            persons=list(persons))
             if deck is None:
                 return Game(list(players), options=list(options))
             return Game(list(players), options=list(options), deck=list(deck))
@@ -189,15 +274,30 @@ class Store:
             raise Refused(str(err) or "invalid game set-up") from err
 
     def get_game(self, gid: str) -> GameInfo:
-        rows = list(self._db().query("SELECT * FROM games WHERE id = ?", [str(gid)]))
+        gid = str(gid)
+        with self._cache_lock:
+            info = self._info.get(gid)
+        if info is not None:
+            return info
+        rows = list(self._db().query("SELECT * FROM games WHERE id = ?", [gid]))
         if not rows:
-            raise NotFound("no such game")
+            raise NotFound("no such game")  # not remembered: the game may be created later
         r = rows[0]
-        return GameInfo(r["id"], json.loads(r["players"]), json.loads(r["options"]),
-                        None if r["deck"] is None else json.loads(r["deck"]), r["created"])
+        info = GameInfo(r["id"], json.loads(r["players"]), json.loads(r["options"]),
+                        None if r["deck"] is None else json.loads(r["deck"]), r["created"],
+                        json.loads(r["persons"]) if r.get("persons") else None)
+        with self._cache_lock:
+            self._info[gid] = info
+            while len(self._info) > INFO_CACHE_SIZE:
+                self._info.popitem(last=False)
+        return info
 
     def game_exists(self, gid: str) -> bool:
-        return bool(list(self._db().query("SELECT 1 FROM games WHERE id = ?", [str(gid)])))
+        try:
+            self.get_game(gid)
+        except NotFound:
+            return False
+        return True
 
     # -- events ------------------------------------------------------------------
     def rows(self, gid: str, after: int = 0) -> list[Row]:
@@ -214,7 +314,9 @@ class Store:
 
     @staticmethod
     def _seq(db, gid) -> int:
-        return next(db.query("SELECT COUNT(*) AS n FROM events WHERE game_id = ?", [gid]))["n"]
+        # seqs are 1..n without gaps, so the highest is the count: one primary-key index lookup
+        return db.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                               [gid]).fetchone()[0]
 
     def events(self, gid: str) -> list[dict]:
         """The effective engine events (undo applied)."""
@@ -226,13 +328,34 @@ class Store:
         info = self.get_game(gid)
         db = self._db()
         seq = self._seq(db, gid)
-        cached = self._cache_get(gid, seq)
-        if cached is not None:
-            return seq, cached
+        with self._cache_lock:
+            hit = self._cache.get(gid)
+        if hit is not None and hit[0] == seq:
+            self._cache_get(gid, seq)  # mark as recently used
+            return seq, hit[1]
+        if hit is not None and hit[0] < seq:  # rows written elsewhere: apply just those
+            caught_up = self._catch_up(db, gid, *hit)
+            if caught_up is not None:
+                return caught_up
         rows = self._rows(db, gid)
         game = self._replay(info, effective_events(rows))
         self._cache_put(gid, len(rows), game)
         return len(rows), game
+
+    def _catch_up(self, db, gid: str, seq: int, game: Game) -> tuple[int, Game] | None:
+        """The cached state moved forward by the rows after ``seq`` (None if one of them is an undo)."""
+        rows = self._rows(db, gid, seq)
+        if any(r.event.get("type") == UNDO for r in rows) or [r.seq for r in rows] != list(
+                range(seq + 1, seq + 1 + len(rows))):
+            return None
+        game = game.fork()
+        try:
+            for row in rows:
+                game.apply(row.event)
+        except RuleError:
+            return None  # let the full replay report it
+        self._cache_put(gid, seq + len(rows), game)
+        return seq + len(rows), game
 
     def append(self, gid: str, expected_seq: int, event: dict, token: str | None = None) -> int:
         """Append one event (or an undo) if ``expected_seq`` is current; return the new seq.
@@ -240,8 +363,8 @@ class Store:
         Raises Stale, Refused or NotFound.  A token already used returns the seq that
         its event produced, without writing anything (idempotent retries).
         """
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-            raise Refused("an event must be an object with a type")
+        event = normalise_event(event)
+        check_token(token)
         info = self.get_game(gid)
         db = self._db()
         with _immediate(db.conn):
@@ -265,10 +388,11 @@ class Store:
             if not effective:
                 raise Refused("there is nothing to undo")
             return self._replay(info, effective[:-1])
-        base = self._cache_get(info.id, current)
-        if base is None:
-            base = self._replay(info, effective_events(self._rows(db, info.id)))
-        game = copy.deepcopy(base)
+        with self._cache_lock:
+            hit = self._cache.get(info.id)
+        game = hit[1].fork() if hit is not None and hit[0] == current else None
+        if game is None:
+            game = self._replay(info, effective_events(self._rows(db, info.id)))
         try:
             game.apply(event)
         except RuleError as err:
@@ -278,6 +402,8 @@ class Store:
     @staticmethod
     def _replay(info: GameInfo, events: list[dict]) -> Game:
         try:
+            if info.persons:
+                return Game.replay(info.players, info.options, events, deck=info.deck, persons=info.persons)
             return Game.replay(info.players, info.options, events, deck=info.deck)
         except RuleError as err:  # e.g. the stored log of an older version of the rules
             raise Unreplayable(f"the rules engine refuses the stored events of this game: {err.message}") from err
@@ -289,6 +415,12 @@ class Store:
         rows = self._rows(self._db(), gid)
         seq = max(0, min(seq, len(rows)))
         effective = effective_events(rows[:seq])
+        if not any(r.event.get("type") == UNDO for r in rows[seq:]):
+            # the usual case (a phone tapped a moment too late): no replay, the journal has it all
+            now_seq, now = self.state(gid)
+            if now_seq == len(rows) and len(now.journal) == len(effective) + len(rows) - seq:
+                out = [_entry_text(j) for j in now.journal[len(effective):]]
+                return out if len(out) <= limit else [f"({len(out) - limit} earlier changes)"] + out[-limit:]
         game = self._replay(info, effective)
         texts = [_entry_text(j) for j in game.journal]
         out: list[str] = []
@@ -315,21 +447,33 @@ class Store:
         """The game as a transcript (FORMAT.md file layout): the effective events only."""
         info = self.get_game(gid)
         return transcript.build(info.players, info.options, info.deck, effective_events(self.rows(gid)),
-                                f"exported by the Rolling Stock Stars table assistant; game created {info.created}")
+                                f"exported by the Rolling Stock Stars table assistant; game created {info.created}",
+                                persons=info.persons)
 
     def import_transcript(self, data) -> str:
         """Replay a transcript through the engine and store it as a new game."""
         try:
             players, options, deck, events = transcript.read_header(data)
+            persons = transcript.read_persons(data)
         except transcript.TranscriptError as err:
             raise ImportRefused(err.message) from err
-        game = self._new_engine_game(players, options, deck)
+        self._check_setup(players, persons, ImportRefused)
+        try:
+            game = self._new_engine_game(players, options, deck, persons)
+        except Refused as err:
+            raise ImportRefused(err.message) from err
         accepted: list[dict] = []
         for index, event in enumerate(events):
             if not isinstance(event, dict) or not isinstance(event.get("type"), str):
                 raise ImportRefused("an event must be an object with a type", index)
             if not transcript.is_table_event(event):
                 continue
+            try:
+                event = normalise_event(event)
+            except Refused as err:
+                raise ImportRefused(err.message, index) from err
+            if event["type"] == UNDO:
+                raise ImportRefused("a transcript holds the events in effect; undo is not one of them", index)
             try:
                 game.apply(event)
             except RuleError as err:
@@ -339,7 +483,7 @@ class Store:
         db = self._db()
         created = _now()
         with _immediate(db.conn):
-            db["games"].insert(self._game_record(gid, players, options, deck))
+            db["games"].insert(self._game_record(gid, players, options, deck, persons))
             db["events"].insert_all(
                 {"game_id": gid, "seq": i + 1, "event": json.dumps(e), "token": None, "created": created}
                 for i, e in enumerate(accepted))

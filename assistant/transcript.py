@@ -14,7 +14,8 @@ class TranscriptError(ValueError):
         self.message = message
 
 
-def build(players: list, options: list, deck: list | None, events: list, description: str) -> dict:
+def build(players: list, options: list, deck: list | None, events: list, description: str,
+          persons: list | None = None) -> dict:
     out = {
         "format": FORMAT,
         "version": VERSION,
@@ -26,12 +27,25 @@ def build(players: list, options: list, deck: list | None, events: list, descrip
     }
     if deck is not None:
         out["deck"] = list(deck)  # the open companies variant: which companies are in the deck
+    if persons:
+        out["persons"] = list(persons)  # the two-handed variant: the persons A and B behind the 4 seats
     return out
 
 
 def is_table_event(event: dict) -> bool:
     """Events the table entered: not checkpoints, not the ones meant to be refused."""
     return event.get("type") != "expect" and not event.get("reject")
+
+
+def read_persons(data) -> list | None:
+    """The two persons of a two-handed transcript (``persons``), or None."""
+    persons = data.get("persons") if isinstance(data, dict) else None
+    if persons is None:
+        return None
+    if (not isinstance(persons, list) or len(persons) != 2 or not all(isinstance(p, str) and p.strip() for p in persons)
+            or persons[0] == persons[1]):
+        raise TranscriptError("persons must be a list of two different names")
+    return persons
 
 
 def read_header(data) -> tuple[list, list, list | None, list]:

@@ -33,12 +33,13 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.extensions["rss_store"] = Store(app.config["DATABASE"])
 
-    from assistant.web.views import api, home, play, table
+    from assistant.web.views import api, helpers, home, play, table
 
     app.register_blueprint(home.bp)
     app.register_blueprint(table.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(helpers.bp)  # decision helpers, Why?, /rules
     csrf.init_app(app)
     templating.init_app(app)
     headers.init_app(app)

@@ -51,3 +51,17 @@ def deck_left(game) -> dict | None:
     if not isinstance(left, dict):
         return None
     return {c: n for c, n in left.items() if isinstance(n, int)}
+
+
+def corporation_ability(name: str) -> str:
+    """The special ability printed on a corporation's charter (empty if the engine does not tell)."""
+    data = getattr(_cards, "CORPORATIONS", {}).get(name) if _cards else None
+    return getattr(data, "ability", "") or ""
+
+
+def costs_with_top(top: str) -> dict | None:
+    """Cost of ownership per colour while ``top`` (a colour, "end_front" or "end_back") is on top."""
+    table = getattr(_cards, "COST_BY_TOP", None) if _cards else None
+    if not table or top not in table:
+        return None
+    return dict(table[top])

@@ -6,6 +6,7 @@ from functools import cached_property
 
 from flask import abort, session
 
+from assistant.rules import explain, preview
 from assistant.store import NotFound
 from assistant.web import cards, labels, lan, menu
 
@@ -74,8 +75,32 @@ class TableView:
     @cached_property
     def next_text(self) -> str:
         if self.snap.get("game_over"):
-            return "The game is over"
+            final = self.snap.get("final") or {}
+            winner = (final.get("two_handed") or {}).get("winner") or next(iter(final.get("ranking") or []), None)
+            return f"The game is over: {winner} wins" if winner else "The game is over"
+        if self.short:
+            who = " and ".join(f"{name} (money {cash}, income {income})" for name, cash, income in self.short)
+            return f"{who} must close companies first; then “phase done”"
         return labels.next_text(self.next)
+
+    @cached_property
+    def short(self) -> list[tuple]:
+        """Phase 4 while "phase done" is not offered: the players who must close companies first."""
+        if (self.next or {}).get("for") != "closing" or any(m.get("type") == "done" for m in self.menu):
+            return []
+        try:
+            return [tuple(s) for s in self.game.players_short()]
+        except AttributeError:  # pragma: no cover - an engine without players_short
+            return []
+
+    @cached_property
+    def done_blocked(self) -> str | None:
+        """Why "phase done" is missing from the menu in phase 4 (from the engine), or None."""
+        if not self.short:
+            return None
+        parts = [f"{name} has {cash} and a coming income of {income}" for name, cash, income in self.short]
+        return ("Phase 4 cannot end yet: " + "; ".join(parts)
+                + ". A player must be able to pay a negative income: close companies until it is covered.")
 
     @cached_property
     def error_at(self) -> tuple[int, int] | None:
@@ -89,17 +114,29 @@ class TableView:
         return None
 
     @cached_property
+    def person_seats(self) -> dict[str, list[str]]:
+        """Two-handed variant: the two seats of each person."""
+        return labels.person_seats(self.info.players, getattr(self.info, "persons", None))
+
+    @cached_property
     def seat(self) -> str | None:
+        """The player (or, two-handed, the person) this phone plays."""
         seat = seat_of(self.gid)
-        return seat if seat in self.info.players else None
+        return seat if seat in self.info.players or seat in self.person_seats else None
+
+    @cached_property
+    def my_seats(self) -> set[str]:
+        if not self.seat:
+            return set()
+        return set(self.person_seats.get(self.seat) or [self.seat])
 
     @cached_property
     def my_turn(self) -> bool:
         if not self.seat or not self.next:
             return False
         if self.next.get("player"):
-            return self.next["player"] == self.seat
-        return self.seat in menu.actors(self.menu)
+            return self.next["player"] in self.my_seats
+        return bool(self.my_seats & menu.actors(self.menu))
 
     @property
     def in_setup(self) -> bool:
@@ -123,6 +160,11 @@ class TableView:
             row = dict(c, name=name, short=labels.CORPORATION_SHORT.get(name, name[:3].upper()))
             row["companies"] = self.sorted_companies(c.get("companies") or [])
             row["required_stars"] = cards.required_stars(c.get("share_price"), c.get("issued"))
+            row["income_why"] = self._explain(explain.income, name)
+            stars = self._explain(explain.stars, name)
+            if stars:
+                row["stars_why"] = stars
+                row["required_stars"] = stars.get("required", row["required_stars"])
             row["player_shares"] = {p: n for p, d in (self.snap.get("players") or {}).items()
                                     if (n := (d.get("shares") or {}).get(name))}
             rows.append(row)
@@ -142,13 +184,28 @@ class TableView:
             p = players.get(name, {})
             shares = {c: n for c, n in (p.get("shares") or {}).items() if n}
             share_value = sum(n * (self.share_prices.get(c) or 0) for c, n in shares.items())
-            faces = [cards.face_value(a) for a in p.get("companies") or []]
-            value = None if None in faces else p.get("cash", 0) + sum(faces) + share_value
+            score = self._explain(explain.score, name)
+            if score:
+                value = score["total"]
+            else:
+                faces = [cards.face_value(a) for a in p.get("companies") or []]
+                value = None if None in faces else p.get("cash", 0) + sum(faces) + share_value
             rows.append(dict(p, name=name, position=pos, shares=shares, share_value=share_value, value=value,
                              companies=self.sorted_companies(p.get("companies") or []),
                              acting=bool(self.next) and self.next.get("player") == name,
-                             me=name == self.seat))
+                             me=name in self.my_seats))
         return rows
+
+    def _explain(self, fn, *args) -> dict | None:
+        """An engine explanation, or None if the engine cannot give it for this state."""
+        try:
+            return fn(self.game, *args)
+        except (KeyError, AttributeError, TypeError, ValueError, ZeroDivisionError):
+            return None
+
+    @cached_property
+    def foreign_income_why(self) -> dict | None:
+        return self._explain(explain.income, "foreign_investor")
 
     def sorted_companies(self, companies: list[str]) -> list[dict]:
         """Companies by face value (highest first), with colour, for display."""
@@ -174,18 +231,46 @@ class TableView:
 
     @cached_property
     def price_row(self) -> list[dict]:
-        """The share price row with the corporations on each card."""
-        on: dict[int, list[dict]] = {}
-        for c in self.corporations:
-            on.setdefault(c.get("share_price"), []).append(c)
-        row = cards.price_row()
-        row += sorted(p for p in on if p not in row and isinstance(p, int))
-        return [{"price": p, "corporations": on.get(p, [])} for p in sorted(row)]
+        """The share price row: each card with the corporations holding it (from the engine)."""
+        by_name = {c["name"]: c for c in self.corporations}
+        row = self._explain(explain.price_row)
+        if row is None:  # pragma: no cover - an engine without price_row: from the snapshot
+            on: dict = {}
+            for c in self.corporations:
+                on.setdefault(c.get("share_price"), []).append(c["name"])
+            row = [{"price": p, "holders": on.get(p, [])} for p in cards.price_row()]
+        return [{"price": cell["price"],
+                 "corporations": [by_name.get(n) or {"name": n, "short": labels.CORPORATION_SHORT.get(n, n[:3])}
+                                  for n in cell.get("holders") or []]}
+                for cell in row]
 
     @cached_property
     def cost_of_ownership(self) -> list[tuple[str, int]]:
         cost = self.snap.get("cost_of_ownership") or {}
         return [(c, cost.get(c, 0)) for c in labels.COLORS]
+
+    @cached_property
+    def outlook(self) -> dict:
+        """What comes next on the deck: the colour on top, and the cost of ownership once it runs out."""
+        left = cards.deck_left(self.game) or {}
+        order = [c for c in labels.COLORS if left.get(c)]
+        top = order[0] if order else None
+        after = order[1] if len(order) > 1 else None
+        out = {"top": top, "top_left": left.get(top, 0) if top else 0, "after": after,
+               "after_costs": None, "same": None, "changes": None}
+        if top:
+            key = after or ("end_back" if self.snap.get("end_card_flipped") else "end_front")
+            costs = cards.costs_with_top(key)
+            if costs is not None:
+                now = {c: n for c, n in (self.snap.get("cost_of_ownership") or {}).items() if n}
+                out["after_costs"] = [(c, costs.get(c, 0)) for c in labels.COLORS if costs.get(c)]
+                out["same"] = costs == now
+        change = self._explain(preview.cost_outlook)
+        if change and change.get("next") is not None:
+            out["changes"] = {"draws": change.get("draws"),
+                              "costs": [(c, change["next"].get(c, 0)) for c in labels.COLORS if change["next"].get(c)],
+                              "losing": change.get("losing") or []}
+        return out
 
     @cached_property
     def final(self) -> list[dict] | None:
@@ -199,9 +284,22 @@ class TableView:
             total = (final.get("scores") or {}).get(name, 0)
             cash = p.get("cash", 0)
             shares = p.get("share_value", 0)
+            why = self._explain(explain.score, name)
             rows.append({"rank": rank, "name": name, "total": total, "cash": cash, "shares": shares,
-                         "companies": total - cash - shares, "company_list": p.get("companies", [])})
+                         "companies": total - cash - shares, "company_list": p.get("companies", []),
+                         "lines": (why or {}).get("lines") or []})
         return rows
+
+    @cached_property
+    def two_handed_result(self) -> dict | None:
+        """Two-handed variant: each person's seats, the rank of the lower-ranked one, and the winner."""
+        th = (self.snap.get("final") or {}).get("two_handed")
+        if not th:
+            return None
+        lower = th.get("lower_rank") or {}
+        persons = [{"name": person, "seats": list(seats), "lower_rank": lower.get(person)}
+                   for person, seats in (th.get("seats") or {}).items()]
+        return {"persons": persons, "winner": th.get("winner")}
 
     # -- history --------------------------------------------------------------------------
     @cached_property

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
+from werkzeug.exceptions import BadRequest, Conflict, HTTPException, InternalServerError
 
 from assistant.store import Unreplayable
 
@@ -28,6 +28,11 @@ def _unexpected(err: Exception):
     return _handle(InternalServerError(description="Something went wrong on the server."))
 
 
+def _too_deep(err: RecursionError):
+    # The only way a request reaches Python's recursion limit is JSON nested thousands deep.
+    return _handle(BadRequest(description="The data is nested too deeply to be a transcript or an event."))
+
+
 def _unreplayable(err: Unreplayable):
     message = f"This game cannot be shown: {err.message}. Its transcript can still be exported."
     return _handle(Conflict(description=message))
@@ -35,5 +40,6 @@ def _unreplayable(err: Unreplayable):
 
 def init_app(app: Flask) -> None:
     app.register_error_handler(Unreplayable, _unreplayable)
+    app.register_error_handler(RecursionError, _too_deep)
     app.register_error_handler(HTTPException, _handle)
     app.register_error_handler(InternalServerError, _unexpected)

@@ -62,3 +62,16 @@ def next_text(nxt: dict | None) -> str:
     if make is None:
         return f"{who + ': ' if who else ''}{kind}"
     return make()
+
+
+# The two-handed variant (rulebook, "Two-player, two-handed variant"): person A's simulated right hand
+# player sits at position 1, B's left hand at 2, B's right hand at 3 and A's left hand at 4.
+def two_handed_seats(a: str, b: str) -> list[str]:
+    return [f"{a} (right hand)", f"{b} (left hand)", f"{b} (right hand)", f"{a} (left hand)"]
+
+
+def person_seats(players: list[str], persons: list[str] | None) -> dict[str, list[str]]:
+    """The seats each person plays in a two-handed game (empty for other games)."""
+    if not persons or len(persons) != 2 or len(players) != 4:
+        return {}
+    return {persons[0]: [players[0], players[3]], persons[1]: [players[1], players[2]]}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from functools import lru_cache
 
 import qrcode
 import qrcode.image.svg
@@ -63,7 +64,9 @@ def _split_host(host: str) -> tuple[str, str]:
     return host, ""
 
 
+@lru_cache(maxsize=256)
 def qr_svg(text: str) -> Markup:
+    """The QR code of ``text`` as inline SVG (a pure function of the text, so it is cached)."""
     img = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, border=2)
     svg = img.to_string(encoding="unicode")
     if svg.startswith("<?xml"):

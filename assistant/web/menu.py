@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from assistant.web import cards
 from assistant.web.labels import company_color
 
 # Event fields of FORMAT.md's vocabulary, per event type (what a form sends back).
@@ -61,6 +62,22 @@ class Choice:
 
 
 @dataclass
+class Radio:
+    value: str
+    label: str
+    detail: str = ""  # a second, smaller line (e.g. a charter's special ability)
+
+
+@dataclass
+class RadioGroup:
+    """One question answered by tapping one of several large rows (phone friendly)."""
+
+    name: str  # the event field (``e.<name>``)
+    legend: str
+    options: list[Radio]
+
+
+@dataclass
 class ActionForm:
     hidden: dict
     buttons: list[Button]
@@ -69,6 +86,7 @@ class ActionForm:
     select_label: str = ""
     actor: str | None = None  # the player who decides (for seat highlighting)
     big: bool = False
+    radios: list[RadioGroup] = field(default_factory=list)
 
 
 @dataclass
@@ -126,7 +144,7 @@ def _bid(item, snap):
     company = item["company"]
     running = (snap.get("auction") or {}).get("company") == company
     verb = "Raise the bid" if running else "Start an auction"
-    number = NumberInput("price", "Bid", item["min"], item["max"], item["min"])
+    number = NumberInput("price", f"Bid ({item['min']}–{item['max']})", item["min"], item["max"], item["min"])
     title = f"{item['player']}: auction for {company}" if running else f"{item['player']}: investment"
     form = ActionForm(_hidden(item, ["player", "company"]),
                       [Button(f"{verb} for {company}", color=company_color(company), primary=True)],
@@ -238,16 +256,54 @@ def _issue(item, snap):
                         actor=item["player"]))]
 
 
+def _ipo_pays(o: dict, player: str) -> str:
+    return f"{o.get('price')}: {player} pays {o.get('payment')}"
+
+
+def _ipo_terms(o: dict, player: str) -> str:
+    n = o.get("owner_shares")
+    return f"treasury {o.get('treasury')}, {n} share{'' if n == 1 else 's'} each for {player} and the bank"
+
+
 def _ipo(item, snap):
-    company = item["company"]
-    choices = [Choice(f"{o['price']}|{o['corporation']}",
-                      f"{o['corporation']} at {o['price']}: pays {o.get('payment')}, treasury {o.get('treasury')}, "
-                      f"shares {o.get('owner_shares')} owner / {o.get('bank_shares')} bank")
-               for o in item.get("options", [])]
+    """The IPO as two phone-sized questions: the share price (with the payment it implies), then
+    the charter.  When the menu's options are not every price with every charter, one list of them."""
+    company, player = item["company"], item["player"]
+    options = item.get("options", [])
+    if not options:  # nothing the owner could choose (the engine then skips the company itself)
+        return []
+    prices = list(dict.fromkeys(o["price"] for o in options))
+    charters = list(dict.fromkeys(o["corporation"] for o in options))
+    terms = {}
+    for o in options:
+        terms.setdefault(o["price"], o)
+    crossed = ({(o["price"], o["corporation"]) for o in options} == {(p, c) for p in prices for c in charters}
+               and all(_same_terms(o, terms[o["price"]]) for o in options))
+    if crossed:
+        radios = [
+            RadioGroup("price", "1. Share price (and what it costs)",
+                       [Radio(str(p), _ipo_pays(terms[p], player), _ipo_terms(terms[p], player))
+                        for p in prices]),
+            RadioGroup("corporation", "2. Charter",
+                       [Radio(c, c, _charter_ability(c)) for c in charters]),
+        ]
+    else:
+        radios = [RadioGroup("choice", "Charter and share price", [
+            Radio(f"{o['price']}|{o['corporation']}", f"{o['corporation']} at {_ipo_pays(o, player)}",
+                  _ipo_terms(o, player))
+            for o in options])]
     form = ActionForm(_hidden(item, ["company"]), [Button(f"Take {company} public", color=company_color(company),
                                                           primary=True)],
-                      select=choices, select_label="Charter and share price", actor=item["player"])
-    return [(f"{item['player']}: IPO of {company}", form)]
+                      radios=radios, actor=player)
+    return [(f"{player}: IPO of {company}", form)]
+
+
+def _same_terms(a: dict, b: dict) -> bool:
+    return all(a.get(k) == b.get(k) for k in ("owner_shares", "bank_shares", "payment", "treasury"))
+
+
+def _charter_ability(name: str) -> str:
+    return cards.corporation_ability(name)
 
 
 def _skip_ipo(item, snap):

@@ -13,7 +13,7 @@ class Form:
     attrs: dict
     fields: dict = field(default_factory=dict)  # hidden and text inputs: name -> value
     numbers: list = field(default_factory=list)  # (name, min, max, value)
-    selects: dict = field(default_factory=dict)  # name -> [option values]
+    selects: dict = field(default_factory=dict)  # name -> [option values] (a select, or radio buttons)
     buttons: list = field(default_factory=list)  # (name, value, label)
 
     def submission(self, button=0, number=None, option=0) -> dict:
@@ -21,7 +21,7 @@ class Form:
         for name, lo, hi, value in self.numbers:
             data[name] = str(value if number is None else number)
         for name, values in self.selects.items():
-            data[name] = values[option]
+            data[name] = values[option % len(values)]
         name, value, _label = self.buttons[button]
         if name:
             data[name] = value
@@ -47,6 +47,8 @@ class _Reader(HTMLParser):
             kind = a.get("type", "text")
             if kind == "number":
                 self.form.numbers.append((a["name"], int(a["min"]), int(a["max"]), int(a.get("value") or a["min"])))
+            elif kind == "radio" and a.get("name"):
+                self.form.selects.setdefault(a["name"], []).append(a.get("value", "on"))
             elif kind in ("hidden", "text") and a.get("name"):
                 self.form.fields[a["name"]] = a.get("value", "")
         elif tag == "select":

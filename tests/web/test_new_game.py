@@ -53,13 +53,33 @@ def test_shuffle_keeps_the_names_and_creates_nothing(client, table, store):
     assert not list(store._db().query("SELECT id FROM games"))
 
 
-def test_two_handed_variant_needs_four_seats(client, table):
-    bad = client.post("/games/new", data={"csrf_token": table.csrf(), "name": ["Amy", "Brian"],
-                                          "option": "two_handed"})
-    assert bad.status_code == 422
-    assert "four seats" in bad.text
-    gid = table.new_game(["Amy R", "Brian L", "Brian R", "Amy L"], option="two_handed")
-    assert table.state(gid)["player_order"] == ["Amy R", "Brian L", "Brian R", "Amy L"]
+def test_two_handed_variant_takes_two_persons_and_makes_four_seats(client, table, store):
+    """Rulebook: "Player A starts with their simulated right hand player in position 1. Player B
+    starts with their simulated left hand player in position 2 and their right hand player in
+    position 3. Finally, player A starts with their left hand player in position 4."
+    """
+    gid = table.new_game(["Amy", "Brian"], option="two_handed")
+    seats = ["Amy (right hand)", "Brian (left hand)", "Brian (right hand)", "Amy (left hand)"]
+    assert table.state(gid)["player_order"] == seats
+    info = store.get_game(gid)
+    assert info.players == seats and info.persons == ["Amy", "Brian"]
+    _, game = store.state(gid)
+    assert game.persons == ["Amy", "Brian"]  # handed to the engine, which decides the two-handed winner
+    assert "persons" not in table.state(gid)  # the snapshot schema is unchanged
+
+
+def test_two_handed_variant_refuses_other_than_two_persons(client, table, store):
+    for names in (["Amy"], ["Amy", "Brian", "Crystal"], ["Amy R", "Brian L", "Brian R", "Amy L"]):
+        bad = client.post("/games/new", data={"csrf_token": table.csrf(), "name": names, "option": "two_handed"})
+        assert bad.status_code == 422
+        assert "2 persons" in bad.text or "at least 2" in bad.text
+    assert not list(store._db().query("SELECT id FROM games"))
+
+
+def test_new_game_form_explains_the_two_handed_seats(client):
+    page = client.get("/games/new").text
+    assert "<strong>Two-handed</strong>: 2 persons play 4 seats" in page
+    assert "A&#39;s right hand 1st, B&#39;s left hand 2nd, B&#39;s right hand 3rd and A&#39;s left hand 4th" in page
 
 
 def test_open_companies_variant_takes_the_deck_from_the_table(client, table, store):

@@ -27,8 +27,10 @@ def _check_panel_shows_the_menu(menu, panel):
             else:
                 assert f"buys {m['company']} from {m['seller']} for {m['min']}" in panel
         elif m["type"] == "ipo":
-            for o in m["options"]:
-                assert f"{o['corporation']} at {o['price']}: pays {o['payment']}" in panel
+            for o in m["options"]:  # each price with the payment it implies; each charter
+                assert f"{o['price']}: {m['player']} pays {o['payment']}<small>treasury {o['treasury']}," in panel
+                assert (f'name="e.corporation" value="{o["corporation"]}"' in panel
+                        or f'name="e.choice" value="{o["price"]}|{o["corporation"]}"' in panel)
         elif m["type"] == "reveal":
             for c in m["choices"]:
                 assert f'name="e.company" value="{c}"' in panel
@@ -49,7 +51,7 @@ def _play_through_forms(client, table, store, seed, covered, max_steps=400):
         for _name, lo, hi, _value in form.numbers:
             number = rng.choice([lo, hi, rng.randint(lo, hi)])
         button = rng.randrange(len(form.buttons))
-        option = rng.randrange(len(next(iter(form.selects.values())))) if form.selects else 0
+        option = rng.randrange(10_000) if form.selects else 0  # taken modulo each list of choices
         data = form.submission(button=button, number=number, option=option)
         before = table.state(gid)["seq"]
         resp = client.post(form.action, data=data)

@@ -6,7 +6,7 @@ import json
 
 from flask import Blueprint, abort, jsonify, make_response, request
 
-from assistant.store import NotFound, Refused, Stale
+from assistant.store import NotFound, Refused, Stale, check_token
 from assistant.web import get_store
 from assistant.web.csrf import exempt, is_json_request
 
@@ -52,6 +52,10 @@ def post_event(gid: str):
         return _bad("seq must be a whole number: the seq of the state you saw.")
     if token is not None and (not isinstance(token, str) or not token or len(token) > MAX_TOKEN):
         return _bad(f"token must be a non-empty string of at most {MAX_TOKEN} characters.")
+    try:
+        check_token(token)
+    except Refused:
+        return _bad("token must be valid Unicode text.")
     if not isinstance(event, dict) or not isinstance(event.get("type"), str):
         return _bad("event must be an object with a type.")
     store = get_store()

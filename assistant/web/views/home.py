@@ -10,15 +10,17 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from assistant.store import ImportRefused, Refused
 from assistant.web import get_store
 from assistant.web.csrf import is_json_request
-from assistant.web.labels import COLORS, COMPANY_COLORS
+from assistant.web.labels import COLORS, COMPANY_COLORS, two_handed_seats
 
 bp = Blueprint("home", __name__)
 
 MAX_PLAYERS = 6
 MAX_NAME = 30
-OPTIONS = {
-    "open_companies": "Open companies: the deck is open; enter which companies are in it",
-    "two_handed": "Two-handed: 2 persons play 4 seats (enter the 4 seats in player order)",
+OPTIONS = {  # variant: (name, how to enter it)
+    "open_companies": ("Open companies", "the deck is open: tick below which companies are in it"),
+    "two_handed": ("Two-handed", ("2 persons play 4 seats. Enter just the two persons as players 1 and 2 "
+                                  "(person A first); the app seats A's right hand 1st, B's left hand 2nd, "
+                                  "B's right hand 3rd and A's left hand 4th")),
 }
 
 
@@ -58,8 +60,15 @@ def create_game():
         return _render_new(filled, options, deck, error, 422)
     if "open_companies" in options and not deck:
         return _render_new(filled, options, deck, "Tick the companies that are in the open deck.", 422)
+    seats, persons = filled, None
+    if "two_handed" in options:
+        if len(filled) != 2:
+            return _render_new(filled, options, deck, "The two-handed variant is for 2 persons: enter just their "
+                               "two names (players 1 and 2); the app makes the four seats.", 422)
+        persons, seats = filled, two_handed_seats(*filled)
     try:
-        gid = get_store().create_game(filled, options, deck if "open_companies" in options else None)
+        gid = get_store().create_game(seats, options, deck if "open_companies" in options else None,
+                                      persons=persons)
     except Refused as err:
         return _render_new(filled, options, deck, err.message, 422)
     return redirect(url_for("table.page", gid=gid), code=303)

@@ -31,7 +31,9 @@ def _answer(gid: str, status: int, **kwargs):
     """The result of a POST: redirect on success without htmx; otherwise render."""
     if status == 200 and not _is_htmx():
         return redirect(url_for("table.page", gid=gid), code=303)
+    rule = kwargs.pop("error_rule", None)
     v = view(gid, **kwargs)
+    v.error_rule = rule  # the anchor of the rule a refusal applies (actions.html links to /rules)
     if _is_htmx():
         body = render_template("components/actions.html", v=v) + render_template(
             "components/sync.html", gid=gid, seq=v.seq, oob=True)
@@ -54,7 +56,7 @@ def _submit(gid: str, event: dict | None, form_error: str | None = None):
     except Stale as err:
         return _answer(gid, 409, stale=store.changes_since(gid, err.expected))
     except Refused as err:
-        return _answer(gid, 422, error=err.message, attempted=event)
+        return _answer(gid, 422, error=err.message, attempted=event, error_rule=err.rule)
     return _answer(gid, 200)
 
 

@@ -58,7 +58,8 @@ def seat(gid: str):
     except NotFound:
         abort(404, description="There is no game at this address.")
     player = request.form.get("player", "")
-    if player and player not in info.players:
+    persons = getattr(info, "persons", None) or []
+    if player and player not in info.players and player not in persons:
         abort(400, description=f"{player[:40]!r} is not a player of this game.")
     set_seat(gid, player or None)
     return redirect(url_for("table.page", gid=gid), code=303)

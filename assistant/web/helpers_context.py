@@ -1,0 +1,298 @@
+"""Decision helpers and explanations for the templates (issue 4).
+
+Presentation only: every figure comes from the engine (``assistant.rules.preview``,
+``assistant.rules.explain``, ``Game.preview``), so a preview always equals what happens when
+the event is entered.  This module groups, labels and orders those figures for a phone.
+"""
+
+from __future__ import annotations
+
+from assistant.rules import RuleError, explain, preview, rulebook
+from assistant.rules.cards import COMPANIES
+from assistant.web import labels
+
+FOREIGN_INVESTOR = "foreign_investor"  # the entity name explain.income() uses
+
+# Dividend chart: what an amount does to the share price (text and a mark, never colour alone).
+EFFECTS = {
+    "raise": ("▲", "price rises"),
+    "keep": ("=", "price stays"),
+    "drop": ("▼", "price drops"),
+    "bankrupt": ("✖", "bankrupt"),
+    "75": ("★", "reaches 75: the game ends in phase 7"),
+}
+
+WHY_KINDS = ("income", "stars", "price", "share_price", "dividend_limit", "score")
+
+
+class HelperError(Exception):
+    """A helper was asked about something that does not exist (404) or makes no sense (400)."""
+
+    def __init__(self, message: str, status: int = 404):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def short(corp: str) -> str:
+    return labels.CORPORATION_SHORT.get(corp, corp[:3].upper())
+
+
+def refusal_rule(game, event: dict) -> str | None:
+    """The anchor of the rule that refuses ``event`` now (None when it is allowed)."""
+    try:
+        game.preview(event)
+    except RuleError as err:
+        return err.rule
+    return None
+
+
+def rule_title(anchor: str | None) -> str | None:
+    if not anchor:
+        return None
+    sec = rulebook.section(anchor)
+    return sec["title"] if sec else None
+
+
+# ------------------------------------------------------------------ the rules page
+def rules_groups() -> list[dict]:
+    """The canonical rules in their groups, each section with its anchor and paragraphs."""
+    groups: list[dict] = []
+    for sec in rulebook.sections():
+        if not groups or groups[-1]["title"] != sec["group"]:
+            groups.append({"title": sec["group"], "sections": []})
+        paragraphs = [p.strip() for p in str(sec["text"]).split("\n") if p.strip()]
+        groups[-1]["sections"].append(dict(sec, paragraphs=paragraphs))
+    return groups
+
+
+# ------------------------------------------------------------------ checks of request arguments
+def need_player(game, name) -> str:
+    if not name or name not in game.players:
+        raise HelperError(f"{str(name or '')[:40]!r} is not a player of this game.")
+    return name
+
+
+def need_corporation(game, name) -> str:
+    if not name or name not in game.corps:
+        raise HelperError(f"{str(name or '')[:40]!r} is not a corporation in this game now.")
+    return name
+
+
+def need_company(game, abbr) -> str:
+    if not abbr or abbr not in game.owner:
+        raise HelperError(f"{str(abbr or '')[:40]!r} is not a company owned by anybody now.")
+    return abbr
+
+
+def need_int(value, what: str, lo: int = 0, hi: int | None = None) -> int:
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise HelperError(f"The {what} must be a whole number, not {str(value)[:20]!r}.", 400) from None
+    if number < lo or (hi is not None and number > hi):
+        span = f"{lo}–{hi}" if hi is not None else f"at least {lo}"
+        raise HelperError(f"The {what} must be {span}, not {number}.", 400)
+    return number
+
+
+# ------------------------------------------------------------------ dividend chart
+def dividend(game) -> dict | None:
+    chart = preview.dividend_chart(game)
+    if chart is None:
+        return None
+    name = chart["corporation"]
+    corp = game.corps[name]
+    order = list(game.order)
+    rows = []
+    for r in chart["rows"]:
+        mark, text = EFFECTS.get(r["effect"], ("", r["effect"]))
+        payouts = sorted(r["payouts"].items(), key=lambda kv: (kv[0] == "Bank", order.index(kv[0])
+                                                                  if kv[0] in order else 99))
+        rows.append(dict(r, mark=mark, effect_text=text, paid=r["amount"] * chart["issued"],
+                         payout_list=payouts, diff=r["stars"] - r["required"]))
+    limit = explain.dividend_limit(game, name)
+    return dict(chart, short=short(name), president=corp.president, rows=rows, limit=limit,
+                max=rows[-1]["amount"] if rows else 0)
+
+
+# ------------------------------------------------------------------ IPO calculator
+def ipo(game) -> dict | None:
+    calc = preview.ipo_calculator(game)
+    if calc is None:
+        return None
+    by_price: dict[int, dict] = {}
+    for r in calc["rows"]:
+        group = by_price.setdefault(r["price"], {
+            "price": r["price"], "owner_shares": r["owner_shares"], "bank_shares": r["bank_shares"],
+            "payment": r["payment"], "treasury": r["treasury"], "required": r["required"],
+            "affordable": r["affordable"], "value_before": r["value_before"], "value_after": r["value_after"],
+            "charters": []})
+        group["charters"].append({"corporation": r["corporation"], "short": short(r["corporation"]),
+                                  "stars": r["stars"], "diff": r["stars"] - r["required"]})
+    prices = sorted(by_price.values(), key=lambda g: g["price"])
+    for g in prices:
+        stars = {c["stars"] for c in g["charters"]}
+        g["stars_min"], g["stars_max"] = (min(stars), max(stars)) if stars else (0, 0)
+    company = COMPANIES[calc["company"]]
+    return dict(calc, prices=prices, color=company.color, company_name=company.name,
+                charters=[c["corporation"] for c in prices[0]["charters"]] if prices else [])
+
+
+# ------------------------------------------------------------------ share trade
+def trade(game, player: str, corporation: str, buying: bool) -> dict:
+    out = preview.share_trade(game, player, corporation, buying)
+    corp = game.corps[corporation]
+    out["corporation"] = corporation
+    out["player"] = player
+    out["buying"] = buying
+    out["old_price"] = corp.price
+    out["cash"] = game.players[player].cash
+    if out["legal"]:
+        out["cash_after"] = out["cash"] - out["price"] if buying else out["cash"] + out["price"]
+        out["explain"] = explain.share_price(game, corporation, buying)
+    else:
+        out["rule"] = refusal_rule(game, out["event"])
+    return out
+
+
+# ------------------------------------------------------------------ acquisition what-if
+def acquisition_choices(game, menu: list[dict]) -> dict:
+    """What the what-if form offers: buyers and companies of the menu, plus every company owned."""
+    buyers = [m["corporation"] for m in menu if m.get("type") == "acquire"]
+    corps = list(dict.fromkeys(buyers)) or [c for c in game.corps if game.corps[c].president is not None]
+    companies = sorted(game.owner, key=lambda a: (-COMPANIES[a].face_value, a))
+    spans = {}
+    for m in menu:
+        if m.get("type") == "acquire" and not m.get("announced_by"):
+            spans[(m["corporation"], m["company"])] = (m["min"], m["max"])
+    return {"corporations": corps, "companies": [
+        {"abbr": a, "color": COMPANIES[a].color, "owner": game.owner[a].name} for a in companies], "spans": spans}
+
+
+def _company_line(game, abbr: str) -> dict:
+    c = COMPANIES[abbr]
+    cost = game.costs().get(c.color, 0)
+    return {"abbr": abbr, "color": c.color, "income": c.income, "cost": cost, "net": c.income - cost,
+            "stars": c.stars, "face_value": c.face_value, "span": [c.price_min, c.price_max]}
+
+
+def acquisition(game, corporation: str, company: str, price: int) -> dict:
+    out = preview.acquisition(game, corporation, company, price)
+    out.update(corporation=corporation, company=company, price=price, line=_company_line(game, company))
+    seller = game.owner[company]
+    out["seller_kind"] = seller.kind
+    if not out["legal"]:
+        out["rule"] = refusal_rule(game, out["event"])
+        return out
+    after = game.preview(out["event"])
+    out["cash"] = {corporation: (game.corps[corporation].cash, after.corps[corporation].cash)}
+    if seller.kind == "corporation":
+        out["cash"][seller.name] = (seller.cash, after.corps[seller.name].cash)
+    elif seller.kind == "player":
+        out["seller_player"] = {
+            "name": seller.name, "cash": (seller.cash, after.players[seller.name].cash),
+            "income": (game.player_income(seller.name).total, after.player_income(seller.name).total)}
+    for name, eff in out["effects"].items():
+        eff["short"] = short(name)
+        eff["income_diff"] = eff["after"]["income"] - eff["before"]["income"]
+        eff["stars_diff"] = eff["after"]["stars"] - eff["before"]["stars"]
+        eff["price"] = game.corps[name].price
+    return out
+
+
+# ------------------------------------------------------------------ closing what-if
+def closing(game, company: str) -> dict:
+    out = preview.closing(game, company)
+    out["company"] = company
+    out["line"] = _company_line(game, company)
+    owner = game.owner[company]
+    out["owner_kind"] = owner.kind
+    out["owner_short"] = short(owner.name) if owner.kind == "corporation" else owner.name
+    if not out["legal"]:
+        out["rule"] = refusal_rule(game, out["event"])
+        return out
+    out["income_diff"] = out["after"]["income"] - out["before"]["income"]
+    if owner.kind == "corporation":
+        out["stars_diff"] = out["after"]["stars"] - out["before"]["stars"]
+        out["cash_before"] = game.corps[owner.name].cash
+        out["price"] = game.corps[owner.name].price
+    else:
+        out["cash_before"] = game.players[owner.name].cash
+    return out
+
+
+def closing_overview(game, menu: list[dict]) -> dict:
+    closable = [m["company"] for m in menu if m.get("type") == "close"]
+    return {"must_close": preview.must_close(game), "closings": [closing(game, a) for a in closable],
+            "phase_open": bool(closable)}
+
+
+# ------------------------------------------------------------------ standings, banker, outlook
+def standings(game) -> list[dict]:
+    rows = preview.standings(game)
+    for rank, r in enumerate(rows, 1):
+        r["rank"] = rank
+    return rows
+
+
+def banker(game, last: int = 10) -> list[dict]:
+    """The latest journal entries that move money, newest first, with what to move on the table."""
+    out = []
+    journal = game.journal
+    for i in range(len(journal) - 1, -1, -1):
+        entry = journal[i]
+        if entry.get("moves"):
+            out.append({"n": i + 1, "text": entry.get("text", ""), "sheet": preview.banker_sheet(entry),
+                        "moves": [{"payer": p, "payee": q, "amount": a, "why": w} for p, q, a, w in entry["moves"]],
+                        "auto": bool(entry.get("auto"))})
+            if len(out) >= last:
+                break
+    return out
+
+
+def banker_lines(game, n: int, recent: int = 3) -> list[str] | None:
+    """The banker's sheet of journal entry ``n`` (1-based), only for the ``recent`` latest entries."""
+    journal = game.journal
+    if not isinstance(n, int) or not 1 <= n <= len(journal) or n <= len(journal) - recent:
+        return None
+    return preview.banker_sheet(journal[n - 1]) or None
+
+
+def outlook(game) -> dict:
+    out = preview.cost_outlook(game)
+    colors = labels.COLORS
+    out["table"] = [{"color": c, "now": out["now"].get(c, 0),
+                     "next": None if out["next"] is None else out["next"].get(c, 0)} for c in colors]
+    for row in out["losing"]:
+        row["color"] = COMPANIES[row["company"]].color
+    out["deck_size"] = game.deck_size()
+    out["end_flipped"] = game.end_flipped
+    return out
+
+
+# ------------------------------------------------------------------ Why?
+def why(game, kind: str, args) -> dict:
+    """The derivation of one figure; ``args`` is the request's query arguments."""
+    if kind == "income":
+        entity = args.get("entity") or ""
+        if entity != FOREIGN_INVESTOR and entity not in game.corps and entity not in game.players:
+            raise HelperError(f"{entity[:40]!r} is not a player, a corporation or the foreign investor.")
+        return explain.income(game, entity)
+    if kind == "score":
+        return explain.score(game, need_player(game, args.get("player")))
+    corp = need_corporation(game, args.get("corporation"))
+    if kind == "stars":
+        return explain.stars(game, corp)
+    if kind == "dividend_limit":
+        return explain.dividend_limit(game, corp)
+    if kind == "share_price":
+        side = args.get("side", "buy")
+        if side not in ("buy", "sell"):
+            raise HelperError("side must be buy or sell.", 400)
+        return explain.share_price(game, corp, side == "buy")
+    if kind == "price":
+        limit = explain.dividend_limit(game, corp)["total"]
+        amount = need_int(args.get("amount"), "amount per share", 0, max(0, limit))
+        return explain.price_after_dividend(game, corp, amount)
+    raise HelperError(f"There is no explanation called {kind[:40]!r}.")

@@ -1,0 +1,444 @@
+"""Load test: simulated tables against a real server on loopback.
+
+``python benchmarks/load.py --tables N --seconds S``   (or ``--find`` to search the largest N)
+
+Starts ``python -m assistant serve`` as a subprocess on 127.0.0.1 (a free port, a temporary
+database) unless ``--url`` names a running one.  Each table is a game imported from a
+conformance transcript, cut at a random point (so early and late games mix); it has
+``--phones`` phones, each with its own keep-alive connection, polling
+``GET /games/<id>/version?seq=N`` every ``--poll`` seconds as the page does.  About every
+``--event-every`` seconds one phone enters the table's next event through the JSON door
+(``POST /games/<id>/events``, events of the transcript in order); now and then two phones
+enter it at the same moment (one gets 409) or a phone retries with the same token (the
+first answer again).  With ``--refresh components`` every phone that sees a new seq also
+re-fetches the table's components, as htmx does on the page (``state``: just /state).
+
+Prints p50 / p99 / max latency and requests per second, per kind and overall, and the
+number of unexpected answers.  All traffic stays on this machine and stops after
+``--seconds`` (plus a few seconds to set up).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_TRANSCRIPT = ROOT.parent / "shared" / "conformance" / "games" / "83092.json"
+# the components whose hx-trigger is "rss-changed from:body": what a page re-fetches after a change
+COMPONENTS = ("banner", "actions", "offering", "deck", "corporations", "players", "prices", "foreign",
+              "history", "scoring")
+
+
+# -- a minimal keep-alive HTTP/1.1 client (one per phone) -----------------------------------------
+class Conn:
+    def __init__(self, host: str, port: int):
+        self.host, self.port = host, port
+        self.reader = self.writer = None
+
+    async def _open(self):
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, body: bytes | None = None,
+                      content_type: str | None = None) -> tuple[int, dict, bytes]:
+        for attempt in (0, 1):
+            if self.writer is None:
+                await self._open()
+            head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+            if body is not None:
+                head += [f"Content-Type: {content_type}", f"Content-Length: {len(body)}"]
+            try:
+                self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + (body or b""))
+                await self.writer.drain()
+                return await self._response()
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _response(self) -> tuple[int, dict, bytes]:
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionResetError("closed by the server")
+        status = int(status_line.split()[1])
+        headers = {}
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b"\n", b""):
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        if "content-length" in headers:
+            data = await self.reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            data = b""
+            while True:
+                size = int((await self.reader.readline()).split(b";")[0], 16)
+                chunk = await self.reader.readexactly(size + 2)
+                if size == 0:
+                    break
+                data += chunk[:-2]
+        elif status in (204, 304) or status < 200:
+            data = b""
+        else:
+            data = await self.reader.read()
+            self.close()
+        if headers.get("connection", "").lower() == "close":
+            self.close()
+        return status, headers, data
+
+
+class Phone:
+    """A phone's connections, as a browser keeps them: reuse an idle one, open another while all are busy."""
+
+    def __init__(self, host: str, port: int):
+        self.host, self.port = host, port
+        self.idle: list[Conn] = []
+        self.opened = 0
+
+    async def request(self, *args, **kwargs):
+        conn = self.idle.pop() if self.idle else Conn(self.host, self.port)
+        if not conn.writer:
+            self.opened += 1
+        try:
+            return await conn.request(*args, **kwargs)
+        finally:
+            if conn.writer is not None:
+                self.idle.append(conn)
+
+    def close(self):
+        for conn in self.idle:
+            conn.close()
+        self.idle = []
+
+
+# -- measurements ----------------------------------------------------------------------------------
+class Stats:
+    def __init__(self):
+        self.lat: dict[str, list[float]] = defaultdict(list)
+        self.unexpected: dict[str, int] = defaultdict(int)
+        self.recording = False
+
+    def add(self, kind: str, seconds: float):
+        if self.recording:
+            self.lat[kind].append(seconds)
+
+    def bad(self, what: str):
+        if self.recording:
+            self.unexpected[what] += 1
+
+    def report(self, seconds: float) -> dict:
+        out = {}
+        every = [x for v in self.lat.values() for x in v]
+        for kind, values in sorted(self.lat.items()) + [("all", every)]:
+            if not values:
+                continue
+            values = sorted(values)
+            out[kind] = {"n": len(values), "rps": len(values) / seconds,
+                         "p50_ms": 1000 * statistics.median(values),
+                         "p99_ms": 1000 * values[min(len(values) - 1, int(0.99 * len(values)))],
+                         "max_ms": 1000 * values[-1]}
+        return out
+
+
+def _pct(result: dict, kind: str = "all") -> float:
+    return result["kinds"].get(kind, {}).get("p99_ms", float("inf"))
+
+
+# -- one table -------------------------------------------------------------------------------------
+class Table:
+    def __init__(self, sim: Sim, n: int):
+        self.sim, self.n = sim, n
+        self.rng = random.Random(n)
+        self.gid = None
+        self.seq = 0
+        self.k = 0
+        self.tokens = 0
+
+    async def start(self, conn: Phone):
+        events = self.sim.events
+        self.k = self.rng.randrange(0, max(1, len(events) - 60))  # a game cut at a random point
+        body = json.dumps(dict(self.sim.header, events=events[:self.k])).encode()
+        status, _, data = await conn.request("POST", "/games/import", body, "application/json")
+        if status != 303:
+            raise RuntimeError(f"import failed: {status} {data[:200]!r}")
+        self.gid = json.loads(data)["id"]
+        self.seq = self.k
+
+    async def phone(self, conn: Phone, deadline: float):
+        sim, stats = self.sim, self.sim.stats
+        seen = self.seq
+        await asyncio.sleep(self.rng.uniform(0, sim.args.poll))
+        while time.monotonic() < deadline:
+            t0 = time.perf_counter()
+            try:
+                status, headers, _ = await conn.request("GET", f"/games/{self.gid}/version?seq={seen}")
+            except (ConnectionError, asyncio.IncompleteReadError, OSError) as err:
+                stats.bad(f"poll: {type(err).__name__}")
+                await asyncio.sleep(sim.args.poll)
+                continue
+            stats.add("poll", time.perf_counter() - t0)
+            if status not in (200, 204):
+                stats.bad(f"poll {status}")
+            elif status == 200:
+                seen = int(headers.get("x-rss-seq", seen))
+                await self.refresh(conn)
+            wait = sim.args.poll - (time.perf_counter() - t0)
+            await asyncio.sleep(max(0.0, wait))
+
+    async def refresh(self, conn: Phone):
+        mode, stats = self.sim.args.refresh, self.sim.stats
+        if mode == "none":
+            return
+        paths = [f"/games/{self.gid}/state"] if mode == "state" else [f"/games/{self.gid}/c/{c}" for c in COMPONENTS]
+        for path in paths:
+            t0 = time.perf_counter()
+            status, _, _ = await conn.request("GET", path)
+            stats.add("refresh", time.perf_counter() - t0)
+            if status != 200:
+                stats.bad(f"refresh {status}")
+
+    async def enter_events(self, conns: list[Phone], deadline: float):
+        sim, stats, args = self.sim, self.sim.stats, self.sim.args
+        await asyncio.sleep(self.rng.uniform(0, args.event_every))
+        while time.monotonic() < deadline:
+            if self.k >= len(sim.events):
+                await self.start(conns[0])  # the transcript is over: a new game at this table
+            event = sim.events[self.k]
+            self.tokens += 1
+            token = f"t{self.n}-{self.tokens}"
+            roll = self.rng.random()
+            phones = self.rng.sample(conns, 2)
+            body = {"seq": self.seq, "token": token, "event": event}
+            if roll < args.conflicts:  # two phones tap at the same moment, each its own token
+                other = dict(body, token=token + "b")
+                answers = await asyncio.gather(self.post(phones[0], body), self.post(phones[1], other))
+            elif roll < args.conflicts + args.retries:  # bad Wi-Fi: the same request twice
+                answers = [await self.post(phones[0], body)]
+                answers.append(await self.post(phones[1], body))
+            else:
+                answers = [await self.post(phones[0], body)]
+            codes = sorted(a[0] for a in answers)
+            new = {a[1] for a in answers if a[0] == 200}
+            if len(new) != 1 or (roll < args.conflicts and codes != [200, 409]):
+                stats.bad(f"event answers {codes}")
+                status, _, data = await conns[0].request("GET", f"/games/{self.gid}/state")
+                self.seq = json.loads(data)["seq"] if status == 200 else self.seq
+                await asyncio.sleep(args.event_every)
+                continue
+            self.seq = new.pop()
+            self.k += 1
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * args.event_every)
+
+    async def post(self, conn: Phone, body: dict) -> tuple[int, int | None]:
+        stats = self.sim.stats
+        t0 = time.perf_counter()
+        try:
+            status, _, data = await conn.request("POST", f"/games/{self.gid}/events", json.dumps(body).encode(),
+                                                 "application/json")
+        except (ConnectionError, asyncio.IncompleteReadError, OSError) as err:
+            stats.bad(f"event: {type(err).__name__}")
+            return 0, None
+        stats.add("event" if status == 200 else f"event {status}", time.perf_counter() - t0)
+        return status, json.loads(data).get("seq") if data else None
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU time of a process (Linux /proc), to tell the server's own cost."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, TypeError):
+        return None
+
+
+class Sim:
+    def __init__(self, args, host: str, port: int, transcript: dict, pid: int | None = None):
+        self.args, self.host, self.port, self.pid = args, host, port, pid
+        self.header = {k: v for k, v in transcript.items() if k != "events"}
+        self.events = [e for e in transcript["events"] if e.get("type") != "expect" and not e.get("reject")]
+        self.stats = Stats()
+
+    async def run(self) -> dict:
+        args = self.args
+        tables = [Table(self, n) for n in range(args.tables)]
+        phones = {t.n: [Phone(self.host, self.port) for _ in range(args.phones)] for t in tables}
+        for t in tables:  # set-up, not measured
+            await t.start(phones[t.n][0])
+        warm = time.monotonic() + args.warmup
+        deadline = warm + args.seconds
+        tasks = [t.phone(c, deadline) for t in tables for c in phones[t.n]]
+        tasks += [t.enter_events(phones[t.n], deadline) for t in tables]
+
+        machine = {}
+
+        async def measure():
+            await asyncio.sleep(max(0.0, warm - time.monotonic()))
+            self.stats.recording = True
+            cpu0, own0 = cpu_seconds(self.pid), time.process_time()
+            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+            self.stats.recording = False
+            cpu1, own1 = cpu_seconds(self.pid), time.process_time()
+            if cpu0 is not None and cpu1 is not None:
+                machine["server_cpu_pct"] = 100 * (cpu1 - cpu0) / args.seconds
+            machine["client_cpu_pct"] = 100 * (own1 - own0) / args.seconds
+            machine["loadavg_1min"] = os.getloadavg()[0]
+
+        await asyncio.gather(measure(), *tasks)
+        machine["connections"] = sum(p.opened for ps in phones.values() for p in ps)
+        for ps in phones.values():
+            for p in ps:
+                p.close()
+        return {"kinds": self.stats.report(args.seconds), "unexpected": dict(self.stats.unexpected),
+                "machine": machine}
+
+
+# -- the server under test -------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    def __init__(self, workdir: Path, nice: int = 0):
+        self.port = free_port()
+        env = dict(os.environ, RSS_SECRET_KEY="load-test", PYTHONPATH=str(ROOT), RSS_INSTANCE=str(workdir / "inst"))
+        cmd = [sys.executable, "-m", "assistant", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+               "--db", str(workdir / "load.sqlite3")]
+        self.log = open(workdir / "server.log", "w")
+        self.proc = subprocess.Popen(cmd, cwd=workdir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        if nice:
+            os.setpriority(os.PRIO_PROCESS, self.proc.pid, nice)
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=2):
+                    return
+            except OSError:
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("the server did not start")
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+def run_once(args, transcript: dict) -> dict:
+    if args.url:
+        host, port = args.url.removeprefix("http://").rstrip("/").split(":")
+        return asyncio.run(Sim(args, host, int(port), transcript).run())
+    with tempfile.TemporaryDirectory(prefix="rss-load-") as tmp:
+        server = ServerProcess(Path(tmp), args.nice)
+        try:
+            return asyncio.run(Sim(args, "127.0.0.1", server.port, transcript, server.proc.pid).run())
+        finally:
+            server.stop()
+
+
+def print_report(tables: int, result: dict) -> None:
+    report, unexpected = result["kinds"], result["unexpected"]
+    print(f"tables={tables} phones/table={ARGS.phones} poll={ARGS.poll}s event-every={ARGS.event_every}s "
+          f"refresh={ARGS.refresh} measured={ARGS.seconds}s")
+    print(f"  {'kind':<10} {'requests':>8} {'rps':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    for kind, r in report.items():
+        print(f"  {kind:<10} {r['n']:>8} {r['rps']:>8.1f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['max_ms']:>8.1f}")
+    m = result.get("machine", {})
+    if m:
+        print(f"  server CPU {m.get('server_cpu_pct', float('nan')):.0f}% of a core, load generator "
+              f"{m['client_cpu_pct']:.0f}%, 1-min load average {m['loadavg_1min']:.2f} on {os.cpu_count()} CPUs, "
+              f"{m.get('connections', 0)} connections")
+    if unexpected:
+        print(f"  unexpected answers: {dict(unexpected)}")
+    sys.stdout.flush()
+
+
+ARGS = None
+
+
+def main(argv=None) -> int:
+    global ARGS
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=50)
+    ap.add_argument("--seconds", type=float, default=20, help="measured time per run (after --warmup)")
+    ap.add_argument("--warmup", type=float, default=3)
+    ap.add_argument("--phones", type=int, default=6)
+    ap.add_argument("--poll", type=float, default=1.0, help="seconds between polls of one phone")
+    ap.add_argument("--event-every", type=float, default=5.0, help="mean seconds between events of one table")
+    ap.add_argument("--conflicts", type=float, default=0.1, help="share of events two phones enter at once")
+    ap.add_argument("--retries", type=float, default=0.05, help="share of events sent twice with one token")
+    ap.add_argument("--refresh", choices=("none", "state", "components"), default="none",
+                    help="what a phone fetches when its poll sees a new seq")
+    ap.add_argument("--transcript", default=str(DEFAULT_TRANSCRIPT))
+    ap.add_argument("--url", help="use this running server (http://127.0.0.1:PORT) instead of starting one")
+    ap.add_argument("--find", action="store_true", help="raise --tables until p99 of all requests reaches 100 ms")
+    ap.add_argument("--limit-ms", type=float, default=100.0)
+    ap.add_argument("--json", action="store_true", help="also print each report as one JSON line")
+    ap.add_argument("--nice", type=int, default=0,
+                    help="niceness of the server and the load generator (negative needs root): on a shared "
+                         "machine, to measure the app rather than the neighbours")
+    ARGS = args = ap.parse_args(argv)
+    if args.nice:
+        os.setpriority(os.PRIO_PROCESS, 0, args.nice)
+    transcript = json.loads(Path(args.transcript).read_text(encoding="utf-8"))
+
+    def one(tables: int) -> dict:
+        args.tables = tables
+        return run_once(argparse.Namespace(**vars(args)), transcript)
+
+    if not args.find:
+        result = one(args.tables)
+        print_report(args.tables, result)
+        if args.json:
+            print(json.dumps({"tables": args.tables, **result}))
+        return 0
+
+    best = None
+    tables = max(1, args.tables)
+    while tables <= 1000:
+        result = one(tables)
+        print_report(tables, result)
+        if args.json:
+            print(json.dumps({"tables": tables, **result}))
+        if _pct(result) >= args.limit_ms or result["unexpected"]:
+            break
+        best = (tables, result)
+        tables = int(tables * 1.5) if tables >= 20 else tables + 10
+    if best:
+        r = best[1]["kinds"]["all"]
+        print(f"largest load held at p99 < {args.limit_ms:.0f} ms: {best[0]} tables "
+              f"({best[0] * args.phones} phones): p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms, "
+              f"{r['rps']:.0f} requests/s")
+    else:
+        print(f"p99 was over {args.limit_ms:.0f} ms already at {args.tables} tables")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
