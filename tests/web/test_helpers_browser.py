@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import threading
 import urllib.request
 from functools import cache, lru_cache
 from pathlib import Path
@@ -21,13 +20,8 @@ import pytest
 from assistant import transcript
 from assistant.rules import Game, explain, preview, rulebook
 
-from .conftest import make_app
+from .browser import ARTIFACTS, CHROMIUM, PHONE, browser, live  # noqa: F401 (fixtures used by name)
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-PHONE = {"width": 360, "height": 740}
 GAME = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "games" / "83092.json"
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -86,25 +80,6 @@ def import_game(base: str, n: int) -> str:
 
 
 # ---------------------------------------------------------------------- fixtures
-@pytest.fixture
-def live(tmp_path):
-    from waitress import create_server
-
-    app = make_app(tmp_path / "live.sqlite3")
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    app.extensions["rss_store"].close()
-
-
-@pytest.fixture
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
