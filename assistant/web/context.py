@@ -184,12 +184,7 @@ class TableView:
             p = players.get(name, {})
             shares = {c: n for c, n in (p.get("shares") or {}).items() if n}
             share_value = sum(n * (self.share_prices.get(c) or 0) for c, n in shares.items())
-            score = self._explain(explain.score, name)
-            if score:
-                value = score["total"]
-            else:
-                faces = [cards.face_value(a) for a in p.get("companies") or []]
-                value = None if None in faces else p.get("cash", 0) + sum(faces) + share_value
+            value = explain.score(self.game, name)["total"]
             rows.append(dict(p, name=name, position=pos, shares=shares, share_value=share_value, value=value,
                              companies=self.sorted_companies(p.get("companies") or []),
                              acting=bool(self.next) and self.next.get("player") == name,
@@ -222,12 +217,10 @@ class TableView:
                 "auction": auction}
 
     @cached_property
-    def deck_colors(self) -> list[tuple[str, int]] | None:
-        """Cards left per colour, when the snapshot tells (an extra field); else None."""
+    def deck_colors(self) -> list[tuple[str, int]]:
+        """Cards left per colour (colours with none left are left out)."""
         per = cards.deck_left(self.game)
-        if per is None:
-            return None
-        return [(c, per.get(c, 0)) for c in labels.COLORS if per.get(c)]
+        return [(c, per[c]) for c in labels.COLORS if per.get(c)]
 
     @cached_property
     def price_row(self) -> list[dict]:

@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-PHASES = {1: "Investment", 2: "Wrap-up", 3: "Acquisition", 4: "Closing", 5: "Income",
-          6: "Dividends", 7: "End card", 8: "Issue shares", 9: "IPO"}
+from assistant.rules import PHASE_NAMES
+from assistant.rules.cards import COLORS as CARD_COLORS
+from assistant.rules.cards import COMPANIES
 
-# Company colours by abbreviation (the identifiers of FORMAT.md), for display.
-COMPANY_COLORS = {
-    **{c: "red" for c in ["BME", "BSE", "KME", "AKE", "BPM", "MHE"]},
-    **{c: "orange" for c in ["WT", "BY", "BD", "HE", "OL", "SX", "MS", "PR"]},
-    **{c: "yellow" for c in ["DSB", "KK", "NS", "SBB", "B", "PKP", "SNCF", "DR"]},
-    **{c: "green" for c in ["SZD", "SJ", "FS", "RENFE", "BR", "BSR", "E"]},
-    **{c: "blue" for c in ["HH", "HA", "HR", "MAD", "FRA", "LHR", "CDG"]},
-}
-COLORS = ["red", "orange", "yellow", "green", "blue"]
+COLORS = list(CARD_COLORS)
 # Every colour is shown with a shape and a letter too (colour-blind players).
 COLOR_MARKS = {"red": ("●", "R"), "orange": ("▲", "O"), "yellow": ("■", "Y"),
                "green": ("◆", "G"), "blue": ("★", "B")}
-
-# The share price cards as printed (FORMAT.md appendix), to draw the row.
-SHARE_PRICE_ROW = [0, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 18, 20, 22, 24, 27, 30,
-                   33, 37, 41, 45, 50, 55, 61, 68, 75]
 
 CORPORATION_SHORT = {
     "Prussian Railway": "PRU", "Overseas Trading": "OVS", "Stars, Inc.": "STA", "Doppler AG": "DOP",
@@ -29,14 +18,11 @@ CORPORATION_SHORT = {
 
 
 def company_color(abbr: str) -> str:
-    return COMPANY_COLORS.get(abbr, "unknown")
+    company = COMPANIES.get(abbr)
+    return company.color if company else "unknown"
 
 
 def phase_name(phase) -> str:
-    try:
-        from assistant.rules import PHASE_NAMES
-    except ImportError:  # pragma: no cover - an engine without phase names
-        PHASE_NAMES = PHASES
     return PHASE_NAMES.get(phase, "")
 
 

@@ -10,7 +10,8 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from assistant.store import ImportRefused, Refused
 from assistant.web import get_store
 from assistant.web.csrf import is_json_request
-from assistant.web.labels import COLORS, COMPANY_COLORS, two_handed_seats
+from assistant.rules.cards import COMPANIES, COMPANIES_BY_COLOR
+from assistant.web.labels import COLORS, two_handed_seats
 
 bp = Blueprint("home", __name__)
 
@@ -25,7 +26,7 @@ OPTIONS = {  # variant: (name, how to enter it)
 
 
 def _companies_by_color() -> list[tuple[str, list[str]]]:
-    return [(color, [c for c, col in COMPANY_COLORS.items() if col == color]) for color in COLORS]
+    return [(color, list(COMPANIES_BY_COLOR[color])) for color in COLORS]
 
 
 def _render_new(names=None, options=(), deck=(), error=None, status=200):
@@ -50,7 +51,7 @@ def create_game():
     form = request.form
     names = [n.strip() for n in form.getlist("name")][:MAX_PLAYERS]
     options = [o for o in form.getlist("option") if o in OPTIONS]
-    deck = [c for c in form.getlist("deck") if c in COMPANY_COLORS]
+    deck = [c for c in form.getlist("deck") if c in COMPANIES]
     filled = [n for n in names if n]
     if "shuffle" in form:
         secrets.SystemRandom().shuffle(filled)
