@@ -8,6 +8,7 @@ from flask import Flask
 
 from assistant.store import Store
 from assistant.web import csrf, errors, headers, secret, templating
+from assistant.web.rendered import RenderedCache
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -32,6 +33,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     secret.configure(app)
 
     app.extensions["rss_store"] = Store(app.config["DATABASE"])
+    app.extensions["rss_rendered"] = RenderedCache()
 
     from assistant.web.views import api, helpers, home, play, table
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 
 from assistant.store import NotFound
 from assistant.web import get_store
@@ -13,6 +13,9 @@ bp = Blueprint("table", __name__, url_prefix="/games")
 COMPONENTS = ("banner", "actions", "offering", "deck", "corporations", "players", "prices",
               "foreign", "history", "scoring", "join", "sync")
 CHANGED_EVENT = "rss-changed"
+# components that look the same on every phone (no seat, session or form token in them):
+# rendered once per game and seq for the whole table
+SHARED = ("offering", "deck", "corporations", "prices", "foreign", "history")
 
 
 def view(gid: str, **kwargs) -> TableView:
@@ -30,7 +33,11 @@ def component(gid: str, name: str):
     if name not in COMPONENTS:
         abort(404, description=f"There is no component called {name!r}.")
     v = view(gid, full_history=request.args.get("history") == "all")
-    return render_template(f"components/{name}.html", v=v)
+    if name not in SHARED:
+        return render_template(f"components/{name}.html", v=v)
+    cache = current_app.extensions["rss_rendered"]
+    return cache.get_or_render((gid, v.seq, name, v.full_history),
+                               lambda: render_template(f"components/{name}.html", v=v))
 
 
 @bp.get("/<gid>/version")
