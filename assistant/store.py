@@ -152,8 +152,9 @@ def normalise_event(event) -> dict:
     if not isinstance(event, dict) or not isinstance(event.get("type"), str):
         raise Refused("an event must be an object with a type")
     if not transcript.is_table_event(event):
-        raise Refused("checkpoints (expect) and events marked reject are transcript annotations, "
-                      "not decisions of the table")
+        raise Refused(
+            "checkpoints (expect) and events marked reject are transcript annotations, not decisions of the table"
+        )
     out = {k: v for k, v in event.items() if k == "type" or k in FIELD_TYPES}
     if _has_surrogate(out):
         raise Refused("the event holds text that is not valid Unicode")
@@ -222,8 +223,7 @@ class Store:
                 foreign_keys=[("game_id", "games", "id")],
             )
             db.execute(
-                "CREATE UNIQUE INDEX IF NOT EXISTS events_token ON events (game_id, token) "
-                "WHERE token IS NOT NULL"
+                "CREATE UNIQUE INDEX IF NOT EXISTS events_token ON events (game_id, token) WHERE token IS NOT NULL"
             )
 
     def close(self) -> None:
@@ -233,8 +233,13 @@ class Store:
             self._local.db = None
 
     # -- games -------------------------------------------------------------------
-    def create_game(self, players: list[str], options: list[str] | None = None,
-                    deck: list[str] | None = None, persons: list[str] | None = None) -> str:
+    def create_game(
+        self,
+        players: list[str],
+        options: list[str] | None = None,
+        deck: list[str] | None = None,
+        persons: list[str] | None = None,
+    ) -> str:
         """Check the set-up with the engine, then store it; returns the new game id."""
         options = list(options or [])
         self._check_setup(players, persons, Refused)
@@ -246,9 +251,14 @@ class Store:
         return gid
 
     def _game_record(self, gid, players, options, deck, persons=None) -> dict:
-        return {"id": gid, "players": json.dumps(list(players)), "options": json.dumps(options),
-                "deck": None if deck is None else json.dumps(list(deck)),
-                "persons": None if not persons else json.dumps(list(persons)), "created": _now()}
+        return {
+            "id": gid,
+            "players": json.dumps(list(players)),
+            "options": json.dumps(options),
+            "deck": None if deck is None else json.dumps(list(deck)),
+            "persons": None if not persons else json.dumps(list(persons)),
+            "created": _now(),
+        }
 
     @staticmethod
     def _check_setup(players, persons, error) -> None:
@@ -263,8 +273,12 @@ class Store:
             raise Refused(f"unknown option {unknown[0]!r}")
         try:
             if persons:
-                return Game(list(players), options=list(options), deck=None if deck is None else list(deck),
-                            persons=list(persons))
+                return Game(
+                    list(players),
+                    options=list(options),
+                    deck=None if deck is None else list(deck),
+                    persons=list(persons),
+                )
             if deck is None:
                 return Game(list(players), options=list(options))
             return Game(list(players), options=list(options), deck=list(deck))
@@ -283,9 +297,14 @@ class Store:
         if not rows:
             raise NotFound("no such game")  # not remembered: the game may be created later
         r = rows[0]
-        info = GameInfo(r["id"], json.loads(r["players"]), json.loads(r["options"]),
-                        None if r["deck"] is None else json.loads(r["deck"]), r["created"],
-                        json.loads(r["persons"]) if r.get("persons") else None)
+        info = GameInfo(
+            r["id"],
+            json.loads(r["players"]),
+            json.loads(r["options"]),
+            None if r["deck"] is None else json.loads(r["deck"]),
+            r["created"],
+            json.loads(r["persons"]) if r.get("persons") else None,
+        )
         with self._cache_lock:
             self._info[gid] = info
             while len(self._info) > INFO_CACHE_SIZE:
@@ -306,8 +325,7 @@ class Store:
     @staticmethod
     def _rows(db, gid, after=0) -> list[Row]:
         q = "SELECT seq, event, token, created FROM events WHERE game_id = ? AND seq > ? ORDER BY seq"
-        return [Row(r["seq"], json.loads(r["event"]), r["token"], r["created"])
-                for r in db.query(q, [gid, after])]
+        return [Row(r["seq"], json.loads(r["event"]), r["token"], r["created"]) for r in db.query(q, [gid, after])]
 
     def seq(self, gid: str) -> int:
         return self._seq(self._db(), gid)
@@ -315,8 +333,7 @@ class Store:
     @staticmethod
     def _seq(db, gid) -> int:
         # seqs are 1..n without gaps, so the highest is the count: one primary-key index lookup
-        return db.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
-                               [gid]).fetchone()[0]
+        return db.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", [gid]).fetchone()[0]
 
     def events(self, gid: str) -> list[dict]:
         """The effective engine events (undo applied)."""
@@ -346,7 +363,8 @@ class Store:
         """The cached state moved forward by the rows after ``seq`` (None if one of them is an undo)."""
         rows = self._rows(db, gid, seq)
         if any(r.event.get("type") == UNDO for r in rows) or [r.seq for r in rows] != list(
-                range(seq + 1, seq + 1 + len(rows))):
+            range(seq + 1, seq + 1 + len(rows))
+        ):
             return None
         game = game.fork()
         try:
@@ -369,16 +387,16 @@ class Store:
         db = self._db()
         with _immediate(db.conn):
             if token is not None:
-                earlier = list(db.query(
-                    "SELECT seq FROM events WHERE game_id = ? AND token = ?", [gid, token]))
+                earlier = list(db.query("SELECT seq FROM events WHERE game_id = ? AND token = ?", [gid, token]))
                 if earlier:
                     return earlier[0]["seq"]
             current = self._seq(db, gid)
             if expected_seq != current:
                 raise Stale(expected_seq, current)
             game = self._next_state(db, info, current, event)
-            db["events"].insert({"game_id": gid, "seq": current + 1, "event": json.dumps(event),
-                                 "token": token, "created": _now()})
+            db["events"].insert(
+                {"game_id": gid, "seq": current + 1, "event": json.dumps(event), "token": token, "created": _now()}
+            )
         self._cache_put(gid, current + 1, game)
         return current + 1
 
@@ -419,7 +437,7 @@ class Store:
             # the usual case (a phone tapped a moment too late): no replay, the journal has it all
             now_seq, now = self.state(gid)
             if now_seq == len(rows) and len(now.journal) == len(effective) + len(rows) - seq:
-                out = [_entry_text(j) for j in now.journal[len(effective):]]
+                out = [_entry_text(j) for j in now.journal[len(effective) :]]
                 return out if len(out) <= limit else [f"({len(out) - limit} earlier changes)"] + out[-limit:]
         game = self._replay(info, effective)
         texts = [_entry_text(j) for j in game.journal]
@@ -446,9 +464,14 @@ class Store:
     def export(self, gid: str) -> dict:
         """The game as a transcript (FORMAT.md file layout): the effective events only."""
         info = self.get_game(gid)
-        return transcript.build(info.players, info.options, info.deck, effective_events(self.rows(gid)),
-                                f"exported by the Rolling Stock Stars table assistant; game created {info.created}",
-                                persons=info.persons)
+        return transcript.build(
+            info.players,
+            info.options,
+            info.deck,
+            effective_events(self.rows(gid)),
+            f"exported by the Rolling Stock Stars table assistant; game created {info.created}",
+            persons=info.persons,
+        )
 
     def import_transcript(self, data) -> str:
         """Replay a transcript through the engine and store it as a new game."""
@@ -486,7 +509,8 @@ class Store:
             db["games"].insert(self._game_record(gid, players, options, deck, persons))
             db["events"].insert_all(
                 {"game_id": gid, "seq": i + 1, "event": json.dumps(e), "token": None, "created": created}
-                for i, e in enumerate(accepted))
+                for i, e in enumerate(accepted)
+            )
         self._cache_put(gid, len(accepted), game)
         return gid
 

@@ -14,8 +14,9 @@ class TranscriptError(ValueError):
         self.message = message
 
 
-def build(players: list, options: list, deck: list | None, events: list, description: str,
-          persons: list | None = None) -> dict:
+def build(
+    players: list, options: list, deck: list | None, events: list, description: str, persons: list | None = None
+) -> dict:
     out = {
         "format": FORMAT,
         "version": VERSION,
@@ -42,8 +43,12 @@ def read_persons(data) -> list | None:
     persons = data.get("persons") if isinstance(data, dict) else None
     if persons is None:
         return None
-    if (not isinstance(persons, list) or len(persons) != 2 or not all(isinstance(p, str) and p.strip() for p in persons)
-            or persons[0] == persons[1]):
+    if (
+        not isinstance(persons, list)
+        or len(persons) != 2
+        or not all(isinstance(p, str) and p.strip() for p in persons)
+        or persons[0] == persons[1]
+    ):
         raise TranscriptError("persons must be a list of two different names")
     return persons
 
@@ -56,8 +61,11 @@ def read_header(data) -> tuple[list, list, list | None, list]:
     if data.get("game", GAME_NAME) != GAME_NAME:
         raise TranscriptError(f"not a {GAME_NAME} transcript")
     players = data.get("players")
-    if (not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players)
-            or len(set(players)) != len(players)):
+    if (
+        not isinstance(players, list)
+        or not all(isinstance(p, str) and p.strip() for p in players)
+        or len(set(players)) != len(players)
+    ):
         raise TranscriptError("players must be a list of distinct names")
     options = data.get("options", [])
     if not isinstance(options, list) or not all(isinstance(o, str) for o in options):

@@ -38,8 +38,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_TRANSCRIPT = ROOT.parent / "shared" / "conformance" / "games" / "83092.json"
 # the components whose hx-trigger is "rss-changed from:body": what a page re-fetches after a change
-COMPONENTS = ("banner", "actions", "offering", "deck", "corporations", "players", "prices", "foreign",
-              "history", "scoring")
+COMPONENTS = (
+    "banner",
+    "actions",
+    "offering",
+    "deck",
+    "corporations",
+    "players",
+    "prices",
+    "foreign",
+    "history",
+    "scoring",
+)
 
 
 # -- a minimal keep-alive HTTP/1.1 client (one per phone) -----------------------------------------
@@ -56,8 +66,9 @@ class Conn:
             self.writer.close()
         self.reader = self.writer = None
 
-    async def request(self, method: str, path: str, body: bytes | None = None,
-                      content_type: str | None = None) -> tuple[int, dict, bytes]:
+    async def request(
+        self, method: str, path: str, body: bytes | None = None, content_type: str | None = None
+    ) -> tuple[int, dict, bytes]:
         for attempt in (0, 1):
             if self.writer is None:
                 await self._open()
@@ -152,10 +163,13 @@ class Stats:
             if not values:
                 continue
             values = sorted(values)
-            out[kind] = {"n": len(values), "rps": len(values) / seconds,
-                         "p50_ms": 1000 * statistics.median(values),
-                         "p99_ms": 1000 * values[min(len(values) - 1, int(0.99 * len(values)))],
-                         "max_ms": 1000 * values[-1]}
+            out[kind] = {
+                "n": len(values),
+                "rps": len(values) / seconds,
+                "p50_ms": 1000 * statistics.median(values),
+                "p99_ms": 1000 * values[min(len(values) - 1, int(0.99 * len(values)))],
+                "max_ms": 1000 * values[-1],
+            }
         return out
 
 
@@ -176,7 +190,7 @@ class Table:
     async def start(self, conn: Phone):
         events = self.sim.events
         self.k = self.rng.randrange(0, max(1, len(events) - 60))  # a game cut at a random point
-        body = json.dumps(dict(self.sim.header, events=events[:self.k])).encode()
+        body = json.dumps(dict(self.sim.header, events=events[: self.k])).encode()
         status, _, data = await conn.request("POST", "/games/import", body, "application/json")
         if status != 303:
             raise RuntimeError(f"import failed: {status} {data[:200]!r}")
@@ -252,8 +266,9 @@ class Table:
         stats = self.sim.stats
         t0 = time.perf_counter()
         try:
-            status, _, data = await conn.request("POST", f"/games/{self.gid}/events", json.dumps(body).encode(),
-                                                 "application/json")
+            status, _, data = await conn.request(
+                "POST", f"/games/{self.gid}/events", json.dumps(body).encode(), "application/json"
+            )
         except (ConnectionError, asyncio.IncompleteReadError, OSError) as err:
             stats.bad(f"event: {type(err).__name__}")
             return 0, None
@@ -307,8 +322,7 @@ class Sim:
         for ps in phones.values():
             for p in ps:
                 p.close()
-        return {"kinds": self.stats.report(args.seconds), "unexpected": dict(self.stats.unexpected),
-                "machine": machine}
+        return {"kinds": self.stats.report(args.seconds), "unexpected": dict(self.stats.unexpected), "machine": machine}
 
 
 # -- the server under test -------------------------------------------------------------------------
@@ -322,8 +336,18 @@ class ServerProcess:
     def __init__(self, workdir: Path, nice: int = 0):
         self.port = free_port()
         env = dict(os.environ, RSS_SECRET_KEY="load-test", PYTHONPATH=str(ROOT), RSS_INSTANCE=str(workdir / "inst"))
-        cmd = [sys.executable, "-m", "assistant", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--db", str(workdir / "load.sqlite3")]
+        cmd = [
+            sys.executable,
+            "-m",
+            "assistant",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--db",
+            str(workdir / "load.sqlite3"),
+        ]
         self.log = open(workdir / "server.log", "w")
         self.proc = subprocess.Popen(cmd, cwd=workdir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         if nice:
@@ -364,16 +388,20 @@ def run_once(args, transcript: dict) -> dict:
 
 def print_report(tables: int, result: dict) -> None:
     report, unexpected = result["kinds"], result["unexpected"]
-    print(f"tables={tables} phones/table={ARGS.phones} poll={ARGS.poll}s event-every={ARGS.event_every}s "
-          f"refresh={ARGS.refresh} measured={ARGS.seconds}s")
+    print(
+        f"tables={tables} phones/table={ARGS.phones} poll={ARGS.poll}s event-every={ARGS.event_every}s "
+        f"refresh={ARGS.refresh} measured={ARGS.seconds}s"
+    )
     print(f"  {'kind':<10} {'requests':>8} {'rps':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for kind, r in report.items():
         print(f"  {kind:<10} {r['n']:>8} {r['rps']:>8.1f} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['max_ms']:>8.1f}")
     m = result.get("machine", {})
     if m:
-        print(f"  server CPU {m.get('server_cpu_pct', float('nan')):.0f}% of a core, load generator "
-              f"{m['client_cpu_pct']:.0f}%, 1-min load average {m['loadavg_1min']:.2f} on {os.cpu_count()} CPUs, "
-              f"{m.get('connections', 0)} connections")
+        print(
+            f"  server CPU {m.get('server_cpu_pct', float('nan')):.0f}% of a core, load generator "
+            f"{m['client_cpu_pct']:.0f}%, 1-min load average {m['loadavg_1min']:.2f} on {os.cpu_count()} CPUs, "
+            f"{m.get('connections', 0)} connections"
+        )
     if unexpected:
         print(f"  unexpected answers: {dict(unexpected)}")
     sys.stdout.flush()
@@ -393,16 +421,24 @@ def main(argv=None) -> int:
     ap.add_argument("--event-every", type=float, default=5.0, help="mean seconds between events of one table")
     ap.add_argument("--conflicts", type=float, default=0.1, help="share of events two phones enter at once")
     ap.add_argument("--retries", type=float, default=0.05, help="share of events sent twice with one token")
-    ap.add_argument("--refresh", choices=("none", "state", "components"), default="none",
-                    help="what a phone fetches when its poll sees a new seq")
+    ap.add_argument(
+        "--refresh",
+        choices=("none", "state", "components"),
+        default="none",
+        help="what a phone fetches when its poll sees a new seq",
+    )
     ap.add_argument("--transcript", default=str(DEFAULT_TRANSCRIPT))
     ap.add_argument("--url", help="use this running server (http://127.0.0.1:PORT) instead of starting one")
     ap.add_argument("--find", action="store_true", help="raise --tables until p99 of all requests reaches 100 ms")
     ap.add_argument("--limit-ms", type=float, default=100.0)
     ap.add_argument("--json", action="store_true", help="also print each report as one JSON line")
-    ap.add_argument("--nice", type=int, default=0,
-                    help="niceness of the server and the load generator (negative needs root): on a shared "
-                         "machine, to measure the app rather than the neighbours")
+    ap.add_argument(
+        "--nice",
+        type=int,
+        default=0,
+        help="niceness of the server and the load generator (negative needs root): on a shared "
+        "machine, to measure the app rather than the neighbours",
+    )
     ARGS = args = ap.parse_args(argv)
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
@@ -432,9 +468,11 @@ def main(argv=None) -> int:
         tables = int(tables * 1.5) if tables >= 20 else tables + 10
     if best:
         r = best[1]["kinds"]["all"]
-        print(f"largest load held at p99 < {args.limit_ms:.0f} ms: {best[0]} tables "
-              f"({best[0] * args.phones} phones): p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms, "
-              f"{r['rps']:.0f} requests/s")
+        print(
+            f"largest load held at p99 < {args.limit_ms:.0f} ms: {best[0]} tables "
+            f"({best[0] * args.phones} phones): p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms, "
+            f"{r['rps']:.0f} requests/s"
+        )
     else:
         print(f"p99 was over {args.limit_ms:.0f} ms already at {args.tables} tables")
     return 0

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install what the tests need on a fresh machine, then run every test.
+# Install what the tests need on a fresh machine (the package with its `test` extra, and
+# Debian's chromium for the browser tests), lint, then run every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,5 +10,7 @@ if [ ! -x /usr/bin/chromium ]; then
   $SUDO apt-get update
   $SUDO apt-get install -y chromium
 fi
-python -m pip install -q -r requirements-dev.txt
+python -m pip install -q -e '.[test]'
+python -m ruff check .
+python -m ruff format --check .
 python -m pytest -q

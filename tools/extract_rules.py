@@ -29,10 +29,42 @@ PLAN = [
     ("Game sequence", "Phase 9: IPO", [(1378, 1380)]),
     ("Game sequence", "Game end and scoring", [(1381, 1387)]),
 ]
-GLOSSARY = [1389, 1395, 1399, 1411, 1419, 1425, 1432, 1439, 1441, 1445, 1448, 1451, 1455, 1461, 1467, 1474,
-            1482, 1492, 1497, 1500, 1507]
-PROCEDURES = [(1508, 1511), (1511, 1531), (1531, 1546), (1546, 1555), (1555, 1563), (1563, 1577), (1577, 1595),
-              (1596, 1604), (1604, 1612), (1612, 1618), (1618, 1630)]
+GLOSSARY = [
+    1389,
+    1395,
+    1399,
+    1411,
+    1419,
+    1425,
+    1432,
+    1439,
+    1441,
+    1445,
+    1448,
+    1451,
+    1455,
+    1461,
+    1467,
+    1474,
+    1482,
+    1492,
+    1497,
+    1500,
+    1507,
+]
+PROCEDURES = [
+    (1508, 1511),
+    (1511, 1531),
+    (1531, 1546),
+    (1546, 1555),
+    (1555, 1563),
+    (1563, 1577),
+    (1577, 1595),
+    (1596, 1604),
+    (1604, 1612),
+    (1612, 1618),
+    (1618, 1630),
+]
 VARIANTS = [("Open companies variant", 1632, 1642), ("Two-player, two-handed variant", 1644, 1667)]
 
 
@@ -44,29 +76,29 @@ def main(path):
     lines = Path(path).read_text(encoding="utf-8").split("\n")
 
     def text(a, b):
-        out = [ln.replace(MARK, "").strip() for ln in lines[a - 1:b]]
+        out = [ln.replace(MARK, "").strip() for ln in lines[a - 1 : b]]
         out = [ln for ln in out if ln and not ln.startswith("canonical rules")]
         return re.sub(r"\s+", " ", " ".join(out)).strip()
 
     sections = []
 
     def add(group, title, body):
-        body = body[len(title) + 2:] if body.startswith(title + ". ") else body
+        body = body[len(title) + 2 :] if body.startswith(title + ". ") else body
         sections.append({"anchor": slug(title), "group": group, "title": title, "text": body})
 
     for group, title, ranges in PLAN:
         add(group, title, " ".join(text(a, b) for a, b in ranges))
-    for a, b in zip(GLOSSARY, GLOSSARY[1:]):
+    for a, b in zip(GLOSSARY, GLOSSARY[1:], strict=False):
         t = text(a, b - 1)
         title = t.split(". ")[0]
-        add("Glossary", title, t[len(title) + 2:])
+        add("Glossary", title, t[len(title) + 2 :])
     for a, b in PROCEDURES:
         t = text(a, b - 1)
         if a == 1508:
             add("Procedures", "Procedures", t)
             continue
         title = t.split(". ")[0]
-        add("Procedures", title, t[len(title) + 2:])
+        add("Procedures", title, t[len(title) + 2 :])
     for title, a, b in VARIANTS:
         add("Variants", title, text(a, b))
     out = Path(__file__).resolve().parent.parent / "assistant" / "rules" / "canonical_rules.json"

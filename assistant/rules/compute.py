@@ -48,7 +48,7 @@ def synergy_pairs(abbrs) -> list[tuple[str, str, int]]:
     pairs = []
     for i, a in enumerate(ordered):
         syn = COMPANIES[a].synergies
-        for b in ordered[i + 1:]:
+        for b in ordered[i + 1 :]:
             bonus = syn.get(b)
             if bonus:
                 pairs.append((a, b, bonus))

@@ -14,8 +14,11 @@ from .market import max_dividend, required_stars, star_steps
 def _costs_line(game) -> str:
     costs = game.costs()
     top = game.top_color()
-    where = f"the top card of the deck is {top}" if top else (
-        "the game end card shows its " + ("back" if game.end_flipped else "front"))
+    where = (
+        f"the top card of the deck is {top}"
+        if top
+        else ("the game end card shows its " + ("back" if game.end_flipped else "front"))
+    )
     if not costs:
         return f"No cost of ownership now ({where})."
     parts = ", ".join(f"{color} {amount}" for color, amount in costs.items())
@@ -47,8 +50,10 @@ def stars(game, corp_name: str) -> dict:
     st = game.corp_stars(corp_name)
     need = required_stars(corp.price, corp.issued)
     lines = st.lines()
-    lines.append(f"Required at {corp.price} with {corp.issued} issued shares: {need}★ "
-                 f"({corp.issued} × {corp.price} / 10, halves rounded up).")
+    lines.append(
+        f"Required at {corp.price} with {corp.issued} issued shares: {need}★ "
+        f"({corp.issued} × {corp.price} / 10, halves rounded up)."
+    )
     return {"title": f"{corp_name} stars", "total": st.total, "required": need, "lines": lines}
 
 
@@ -62,17 +67,27 @@ def price_after_dividend(game, corp_name: str, amount: int) -> dict:
     lines = [
         f"Pays {amount} × {corp.issued} shares = {amount * corp.issued}; {cash} cash left.",
         f"{owned}★ counted against {need}★ required.",
-        "Equal: the price stays." if owned == need else (
+        "Equal: the price stays."
+        if owned == need
+        else (
             f"{abs(owned - need)} {'more' if owned > need else 'fewer'}: "
-            f"{'double ' if abs(move.steps) == 2 else ''}{'up' if move.steps > 0 else 'down'} to {move.target}."),
+            f"{'double ' if abs(move.steps) == 2 else ''}{'up' if move.steps > 0 else 'down'} to {move.target}."
+        ),
     ]
     if move.skipped:
-        lines.append(f"{', '.join(map(str, move.skipped))} {'is' if len(move.skipped) == 1 else 'are'} in use, "
-                     f"so it leapfrogs to {move.new}.")
+        lines.append(
+            f"{', '.join(map(str, move.skipped))} {'is' if len(move.skipped) == 1 else 'are'} in use, "
+            f"so it leapfrogs to {move.new}."
+        )
     if move.new == 0:
         lines.append("The 0 card means bankruptcy.")
-    return {"title": f"{corp_name} share price", "total": move.new, "target": move.target,
-            "skipped": list(move.skipped), "lines": lines}
+    return {
+        "title": f"{corp_name} share price",
+        "total": move.new,
+        "target": move.target,
+        "skipped": list(move.skipped),
+        "lines": lines,
+    }
 
 
 def share_price(game, corp_name: str, buying: bool) -> dict:
@@ -80,8 +95,10 @@ def share_price(game, corp_name: str, buying: bool) -> dict:
     corp = game.corps[corp_name]
     move = game.price_move(corp, 1 if buying else -1)
     verb = "Buying" if buying else "Selling"
-    lines = [f"{verb} moves {corp_name} from {corp.price} to the next {'higher' if buying else 'lower'} "
-             f"free card: {move.new}."]
+    lines = [
+        f"{verb} moves {corp_name} from {corp.price} to the next {'higher' if buying else 'lower'} "
+        f"free card: {move.new}."
+    ]
     if move.skipped:
         holders = ", ".join(f"{p} ({game.price_holder.get(p)})" for p in move.skipped)
         lines.append(f"Cards in use are skipped: {holders}.")
@@ -93,10 +110,14 @@ def dividend_limit(game, corp_name: str) -> dict:
     corp = game.corps[corp_name]
     card = max_dividend(corp.price)
     by_cash = corp.cash // corp.issued
-    return {"title": f"{corp_name} dividend", "total": min(card, by_cash), "lines": [
-        f"The {corp.price} card allows up to {card} per share.",
-        f"{corp.cash} cash for {corp.issued} issued shares allows {by_cash} per share.",
-    ]}
+    return {
+        "title": f"{corp_name} dividend",
+        "total": min(card, by_cash),
+        "lines": [
+            f"The {corp.price} card allows up to {card} per share.",
+            f"{corp.cash} cash for {corp.issued} issued shares allows {by_cash} per share.",
+        ],
+    }
 
 
 def score(game, player: str) -> dict:

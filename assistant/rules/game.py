@@ -49,20 +49,49 @@ PHASE_NAMES = {
 
 # The canonical rule (anchor in canonical_rules.json) each kind of event is judged by.
 EVENT_RULES = {
-    "reveal": "deck", "pass": "phase-1-investment", "bid": "auction", "leave": "auction",
-    "buy_share": "buy-one-share", "sell_share": "sell-one-share", "acquire": "phase-3-acquisition",
-    "no_intervention": "phase-3-acquisition", "close": "phase-4-closing", "dividend": "pay-dividends",
-    "issue": "issue-one-share", "skip_issue": "phase-8-issue-share", "ipo": "form-corporation",
+    "reveal": "deck",
+    "pass": "phase-1-investment",
+    "bid": "auction",
+    "leave": "auction",
+    "buy_share": "buy-one-share",
+    "sell_share": "sell-one-share",
+    "acquire": "phase-3-acquisition",
+    "no_intervention": "phase-3-acquisition",
+    "close": "phase-4-closing",
+    "dividend": "pay-dividends",
+    "issue": "issue-one-share",
+    "skip_issue": "phase-8-issue-share",
+    "ipo": "form-corporation",
     "skip_ipo": "phase-9-ipo",
 }
 
 # The fields events may carry, and their types (anything else is ignored).
-FIELD_TYPES = {"player": str, "company": str, "corporation": str, "announced_by": str,
-               "price": int, "amount": int, "phase": int}
+FIELD_TYPES = {
+    "player": str,
+    "company": str,
+    "corporation": str,
+    "announced_by": str,
+    "price": int,
+    "amount": int,
+    "phase": int,
+}
 
 EVENT_TYPES = (
-    "reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "no_intervention",
-    "done", "close", "dividend", "issue", "skip_issue", "ipo", "skip_ipo",
+    "reveal",
+    "pass",
+    "bid",
+    "leave",
+    "buy_share",
+    "sell_share",
+    "acquire",
+    "no_intervention",
+    "done",
+    "close",
+    "dividend",
+    "issue",
+    "skip_issue",
+    "ipo",
+    "skip_ipo",
 )
 
 
@@ -89,8 +118,11 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             raise RuleError(f"Rolling Stock Stars is for 2 to 6 players, not {len(players)}.")
         self.options = options
         self.persons = list(persons) if persons else (["A", "B"] if self.two_handed else None)
-        if self.two_handed and (len(self.persons) != 2 or len(set(self.persons)) != 2
-                                or not all(isinstance(x, str) and x.strip() for x in self.persons)):
+        if self.two_handed and (
+            len(self.persons) != 2
+            or len(set(self.persons)) != 2
+            or not all(isinstance(x, str) and x.strip() for x in self.persons)
+        ):
             raise RuleError("The two-handed variant needs the two persons' names, different from each other.")
         n = len(players)
         self.players: dict[str, Player] = {p: Player(p, STARTING_CASH[n]) for p in players}
@@ -155,13 +187,13 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         return set(deck)
 
     @classmethod
-    def replay(cls, players, options=(), events=(), deck=None, persons=None) -> "Game":
+    def replay(cls, players, options=(), events=(), deck=None, persons=None) -> Game:
         game = cls(players, options, deck=deck, persons=persons)
         for ev in events:
             game.apply(ev)
         return game
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy of the state (without the records), for previews.
 
         The records are left out through deepcopy's memo, so this game is never touched: other
@@ -169,17 +201,16 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         memo = {id(self.events): [], id(self.journal): [], id(self.on_phase_end): None}
         return copy.deepcopy(self, memo)
 
-    def fork(self) -> "Game":
+    def fork(self) -> Game:
         """An independent copy that keeps the records, to go on playing from.
 
         The records only ever grow and their entries are never changed, so the copy gets new
         lists holding the same entries (deep-copying every journal entry is ten times slower
         late in a game).  This game is never touched."""
-        memo = {id(self.events): list(self.events), id(self.journal): list(self.journal),
-                id(self.on_phase_end): None}
+        memo = {id(self.events): list(self.events), id(self.journal): list(self.journal), id(self.on_phase_end): None}
         return copy.deepcopy(self, memo)
 
-    def preview(self, event: dict) -> "Game":
+    def preview(self, event: dict) -> Game:
         """The game as it would be after ``event`` (RuleError if refused); this game is unchanged."""
         trial = self.clone()
         trial.apply(event)
@@ -200,16 +231,18 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         if self.game_over:
             raise RuleError("The game is over.")
         if self.pending_reveals and kind != "reveal":
-            raise RuleError(f"First tell which company was drawn from the deck (the top card is "
-                            f"{self.top_color()}).", "deck")
+            raise RuleError(
+                f"First tell which company was drawn from the deck (the top card is {self.top_color()}).", "deck"
+            )
         self._auto = []
         self._moves = []
         try:
             text = getattr(self, "_ev_" + kind)(event)
         except RuleError as err:
             if err.rule is None:
-                err.rule = EVENT_RULES.get(kind) or ("phase-4-closing" if event.get("phase") == 4
-                                                      else "phase-3-acquisition")
+                err.rule = EVENT_RULES.get(kind) or (
+                    "phase-4-closing" if event.get("phase") == 4 else "phase-3-acquisition"
+                )
             raise
         self._advance()
         self.events.append(event)
@@ -287,8 +320,10 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         if company not in self.reveal_choices():
             if self.open_deck is not None:
                 raise RuleError(f"The {company} is not in this (open) deck.")
-            raise RuleError(f"Only one {color} card is left and the {HIGHEST_OF_COLOR[color]} (highest {color}) "
-                            f"is always in the deck, so it must be the {HIGHEST_OF_COLOR[color]}.")
+            raise RuleError(
+                f"Only one {color} card is left and the {HIGHEST_OF_COLOR[color]} (highest {color}) "
+                f"is always in the deck, so it must be the {HIGHEST_OF_COLOR[color]}."
+            )
         self.seen.add(company)
         self.deck_left[color] -= 1
         self.pending_reveals -= 1
@@ -354,8 +389,10 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             self.queue.remove(corp.name)
         if corp.name in self.receivers:
             self.receivers.remove(corp.name)
-        self._log(f"{corp.name} goes bankrupt ({why}): its companies leave the game, its shares are void, "
-                  f"its charter is free again")
+        self._log(
+            f"{corp.name} goes bankrupt ({why}): its companies leave the game, its shares are void, "
+            f"its charter is free again"
+        )
 
     def _check_presidency(self, corp: Corporation, acting: str | None = None) -> None:
         """Change of presidency: the first player after the president (or the acting seller)
@@ -425,8 +462,11 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             seats = {self.persons[0]: [initial[0], initial[3]], self.persons[1]: [initial[1], initial[2]]}
             worst = {person: max(ranking.index(s) for s in ss) for person, ss in seats.items()}
             winner = min(worst, key=lambda person: worst[person])
-            self.final["two_handed"] = {"seats": seats, "lower_rank": {k: v + 1 for k, v in worst.items()},
-                                        "winner": winner}
+            self.final["two_handed"] = {
+                "seats": seats,
+                "lower_rank": {k: v + 1 for k, v in worst.items()},
+                "winner": winner,
+            }
         self._log("The game ends. " + ", ".join(f"{p} {scores[p]}" for p in ranking))
 
     def __repr__(self):

@@ -24,8 +24,13 @@ class MenuMixin:
         if a is not None:
             name = a.bidders[a.current]
             return [
-                {"type": "bid", "player": name, "company": a.company, "min": a.high + 1,
-                 "max": self.players[name].cash},
+                {
+                    "type": "bid",
+                    "player": name,
+                    "company": a.company,
+                    "min": a.high + 1,
+                    "max": self.players[name].cash,
+                },
                 {"type": "leave", "player": name, "company": a.company},
             ]
         name = self.order[self.actor]
@@ -43,18 +48,33 @@ class MenuMixin:
                     out.append({"type": "buy_share", "player": name, "corporation": cname, "price": price})
         for cname in self.share_order():
             if p.shares.get(cname):
-                out.append({"type": "sell_share", "player": name, "corporation": cname,
-                            "price": self.sell_price(self.corps[cname])})
+                out.append(
+                    {
+                        "type": "sell_share",
+                        "player": name,
+                        "corporation": cname,
+                        "price": self.sell_price(self.corps[cname]),
+                    }
+                )
         return out
 
     # phase 3 ---------------------------------------------------------------
     def _menu_3(self) -> list[dict]:
         if self.intervention is not None:
             receiver, abbr = self.intervention
-            out = [{"type": "acquire", "corporation": c.name, "company": abbr, "seller": "the foreign investor",
-                    "president": c.president, "min": self.fi_price(c.name, abbr),
-                    "max": self.fi_price(c.name, abbr), "announced_by": receiver}
-                   for c in self.interveners(self.corps[receiver], abbr)]
+            out = [
+                {
+                    "type": "acquire",
+                    "corporation": c.name,
+                    "company": abbr,
+                    "seller": "the foreign investor",
+                    "president": c.president,
+                    "min": self.fi_price(c.name, abbr),
+                    "max": self.fi_price(c.name, abbr),
+                    "announced_by": receiver,
+                }
+                for c in self.interveners(self.corps[receiver], abbr)
+            ]
             out.append({"type": "no_intervention", "company": abbr, "announced_by": receiver})
             return out
         out = []
@@ -73,8 +93,15 @@ class MenuMixin:
                         continue
                     lo, hi = c.price_min, min(c.price_max, money)
                 if lo <= money and lo <= hi:
-                    item = {"type": "acquire", "corporation": corp.name, "company": abbr, "seller": seller.name,
-                            "president": corp.president, "min": lo, "max": hi}
+                    item = {
+                        "type": "acquire",
+                        "corporation": corp.name,
+                        "company": abbr,
+                        "seller": seller.name,
+                        "president": corp.president,
+                        "min": lo,
+                        "max": hi,
+                    }
                     if seller.kind == "foreign_investor":
                         item["may_intervene"] = [x.name for x in self.interveners(corp, abbr)]
                     out.append(item)
@@ -98,8 +125,15 @@ class MenuMixin:
     # phases 6, 8, 9 --------------------------------------------------------
     def _menu_6(self) -> list[dict]:
         corp = self.corps[self.queue[0]]
-        return [{"type": "dividend", "player": corp.president, "corporation": corp.name, "min": 0,
-                 "max": self.dividend_max(corp)}]
+        return [
+            {
+                "type": "dividend",
+                "player": corp.president,
+                "corporation": corp.name,
+                "min": 0,
+                "max": self.dividend_max(corp),
+            }
+        ]
 
     def _menu_8(self) -> list[dict]:
         corp = self.corps[self.queue[0]]
@@ -114,10 +148,20 @@ class MenuMixin:
             shares, payment, treasury = self.ipo_terms(abbr, price)
             if payment <= owner.cash:
                 for charter in self.free_charters():
-                    options.append({"corporation": charter, "price": price, "owner_shares": shares,
-                                    "bank_shares": shares, "payment": payment, "treasury": treasury})
-        return [{"type": "ipo", "player": owner.name, "company": abbr, "options": options},
-                {"type": "skip_ipo", "player": owner.name, "company": abbr}]
+                    options.append(
+                        {
+                            "corporation": charter,
+                            "price": price,
+                            "owner_shares": shares,
+                            "bank_shares": shares,
+                            "payment": payment,
+                            "treasury": treasury,
+                        }
+                    )
+        return [
+            {"type": "ipo", "player": owner.name, "company": abbr, "options": options},
+            {"type": "skip_ipo", "player": owner.name, "company": abbr},
+        ]
 
 
 def events_of(item: dict, pick) -> dict:
@@ -138,10 +182,18 @@ def events_of(item: dict, pick) -> dict:
     if kind == "ipo":
         opt = pick(item["options"])
         return {"type": "ipo", "company": item["company"], "corporation": opt["corporation"], "price": opt["price"]}
-    keys = {"pass": ("player",), "leave": ("player",), "buy_share": ("player", "corporation"),
-            "sell_share": ("player", "corporation"), "no_intervention": ("company",), "done": ("phase",),
-            "close": ("company",), "issue": ("corporation",), "skip_issue": ("corporation",),
-            "skip_ipo": ("company",)}[kind]
+    keys = {
+        "pass": ("player",),
+        "leave": ("player",),
+        "buy_share": ("player", "corporation"),
+        "sell_share": ("player", "corporation"),
+        "no_intervention": ("company",),
+        "done": ("phase",),
+        "close": ("company",),
+        "issue": ("corporation",),
+        "skip_issue": ("corporation",),
+        "skip_ipo": ("company",),
+    }[kind]
     return {"type": kind, **{k: item[k] for k in keys}}
 
 

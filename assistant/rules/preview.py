@@ -32,13 +32,27 @@ def dividend_chart(game) -> dict | None:
         payouts = {p.name: amount * p.shares[name] for p in game.players.values() if p.shares.get(name)}
         if corp.bank_shares:
             payouts["Bank"] = amount * corp.bank_shares
-        rows.append({
-            "amount": amount, "cash_left": cash_left, "stars": owned, "required": need,
-            "target": move.target, "new_price": new, "skipped": list(move.skipped),
-            "effect": "bankrupt" if new == 0 else "75" if new == 75 else
-                      "keep" if new == corp.price else "raise" if new > corp.price else "drop",
-            "payouts": payouts,
-        })
+        rows.append(
+            {
+                "amount": amount,
+                "cash_left": cash_left,
+                "stars": owned,
+                "required": need,
+                "target": move.target,
+                "new_price": new,
+                "skipped": list(move.skipped),
+                "effect": "bankrupt"
+                if new == 0
+                else "75"
+                if new == 75
+                else "keep"
+                if new == corp.price
+                else "raise"
+                if new > corp.price
+                else "drop",
+                "payouts": payouts,
+            }
+        )
     return {"corporation": name, "price": corp.price, "issued": corp.issued, "cash": corp.cash, "rows": rows}
 
 
@@ -57,13 +71,21 @@ def ipo_calculator(game) -> dict | None:
         shares, payment, treasury = game.ipo_terms(abbr, price)
         for charter in game.free_charters():
             stars = corporation_stars(charter, [abbr], treasury).total
-            rows.append({
-                "corporation": charter, "price": price, "owner_shares": shares, "bank_shares": shares,
-                "payment": payment, "treasury": treasury, "stars": stars,
-                "required": required_stars(price, 2 * shares),
-                "affordable": payment <= owner.cash,
-                "value_before": before, "value_after": owner.cash - payment + shares * price,
-            })
+            rows.append(
+                {
+                    "corporation": charter,
+                    "price": price,
+                    "owner_shares": shares,
+                    "bank_shares": shares,
+                    "payment": payment,
+                    "treasury": treasury,
+                    "stars": stars,
+                    "required": required_stars(price, 2 * shares),
+                    "affordable": payment <= owner.cash,
+                    "value_before": before,
+                    "value_after": owner.cash - payment + shares * price,
+                }
+            )
     return {"company": abbr, "owner": owner.name, "face_value": face, "cash": owner.cash, "rows": rows}
 
 
@@ -74,8 +96,14 @@ def share_trade(game, player: str, corporation: str, buying: bool) -> dict:
     event = {"type": kind, "player": player, "corporation": corporation}
     corp = game.corps[corporation]
     move = game.price_move(corp, 1 if buying else -1)
-    out = {"event": event, "price": move.new, "skipped": list(move.skipped), "legal": True, "error": None,
-           "president_before": corp.president}
+    out = {
+        "event": event,
+        "price": move.new,
+        "skipped": list(move.skipped),
+        "legal": True,
+        "error": None,
+        "president_before": corp.president,
+    }
     try:
         after = game.preview(event)
     except RuleError as err:
@@ -101,8 +129,13 @@ def _corp_figures(game, name):
     st = star_count(name, corp.companies, corp.cash)
     need = required_stars(corp.price, corp.issued)
     move = game.price_move(corp, star_steps(st, need))
-    return {"income": inc.total, "synergies": [list(p) for p in inc.synergies], "stars": st, "required": need,
-            "zero_dividend_price": move.new}
+    return {
+        "income": inc.total,
+        "synergies": [list(p) for p in inc.synergies],
+        "stars": st,
+        "required": need,
+        "zero_dividend_price": move.new,
+    }
 
 
 def acquisition(game, corporation: str, company: str, price: int, announced_by: str | None = None) -> dict:
@@ -113,9 +146,13 @@ def acquisition(game, corporation: str, company: str, price: int, announced_by: 
     if announced_by:
         event["announced_by"] = announced_by
     c = COMPANIES.get(company)
-    out = {"event": event, "legal": True, "error": None,
-           "seller": seller.name if seller else None,
-           "span": [c.price_min, c.price_max] if c else None}
+    out = {
+        "event": event,
+        "legal": True,
+        "error": None,
+        "seller": seller.name if seller else None,
+        "span": [c.price_min, c.price_max] if c else None,
+    }
     if seller is not None and seller.kind == "foreign_investor" and corporation in game.corps:
         fixed = game.fi_price(corporation, company)
         out["span"] = [fixed, fixed]
@@ -161,9 +198,10 @@ def must_close(game) -> list[dict]:
     costs = game.costs()
     for name, cash, income in game.players_short():
         p = game.players[name]
-        losers = sorted((a for a in p.companies
-                         if COMPANIES[a].income - costs.get(COMPANIES[a].color, 0) < 0),
-                        key=lambda a: COMPANIES[a].income - costs.get(COMPANIES[a].color, 0))
+        losers = sorted(
+            (a for a in p.companies if COMPANIES[a].income - costs.get(COMPANIES[a].color, 0) < 0),
+            key=lambda a: COMPANIES[a].income - costs.get(COMPANIES[a].color, 0),
+        )
         covering, inc = [], income
         for abbr in losers:
             if cash + inc >= 0:
@@ -210,7 +248,7 @@ def cost_outlook(game) -> dict:
         if not left:
             continue
         draws += left
-        later = [c for c in COLORS[COLORS.index(color) + 1:] if game.deck_left[c]]
+        later = [c for c in COLORS[COLORS.index(color) + 1 :] if game.deck_left[c]]
         upcoming = COST_BY_TOP[later[0]] if later else COST_BY_TOP["end_front"]
         if upcoming != now:
             nxt_costs = upcoming
@@ -228,6 +266,13 @@ def cost_outlook(game) -> dict:
 
 
 __all__ = [
-    "dividend_chart", "ipo_calculator", "share_trade", "acquisition", "closing", "must_close", "standings",
-    "banker_sheet", "cost_outlook",
+    "dividend_chart",
+    "ipo_calculator",
+    "share_trade",
+    "acquisition",
+    "closing",
+    "must_close",
+    "standings",
+    "banker_sheet",
+    "cost_outlook",
 ]

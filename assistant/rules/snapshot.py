@@ -40,14 +40,24 @@ class SnapshotMixin:
         players = {}
         for name in self.order:
             p = self.players[name]
-            players[name] = {"cash": p.cash, "companies": list(p.companies), "shares": dict(p.shares),
-                             "income": self.player_income(name).total}
+            players[name] = {
+                "cash": p.cash,
+                "companies": list(p.companies),
+                "shares": dict(p.shares),
+                "income": self.player_income(name).total,
+            }
         corps = {}
         for name, c in self.corps.items():
             corps[name] = {
-                "cash": c.cash, "share_price": c.price, "companies": list(c.companies), "president": c.president,
-                "issued": c.issued, "bank_shares": c.bank_shares, "unissued": c.unissued,
-                "receivership": c.president is None, "income": self.corp_income(name).total,
+                "cash": c.cash,
+                "share_price": c.price,
+                "companies": list(c.companies),
+                "president": c.president,
+                "issued": c.issued,
+                "bank_shares": c.bank_shares,
+                "unissued": c.unissued,
+                "receivership": c.president is None,
+                "income": self.corp_income(name).total,
                 "stars": self.corp_stars(name).total,
             }
         snap = {
@@ -57,8 +67,11 @@ class SnapshotMixin:
             "game_over": self.game_over,
             "player_order": list(self.order),
             "players": players,
-            "foreign_investor": {"cash": self.fi.cash, "companies": list(self.fi.companies),
-                                 "income": self.fi_income().total},
+            "foreign_investor": {
+                "cash": self.fi.cash,
+                "companies": list(self.fi.companies),
+                "income": self.fi_income().total,
+            },
             "corporations": corps,
             "offering": {"available": list(self.available), "unavailable": list(self.unavailable)},
             "deck_size": self.deck_size(),
@@ -67,8 +80,12 @@ class SnapshotMixin:
         }
         a = self.auction
         if a is not None:
-            snap["auction"] = {"company": a.company, "high_bid": a.high, "high_bidder": a.high_bidder,
-                               "bidders": list(a.bidders)}
+            snap["auction"] = {
+                "company": a.company,
+                "high_bid": a.high,
+                "high_bidder": a.high_bidder,
+                "bidders": list(a.bidders),
+            }
         if self.final is not None:
             snap["final"] = self.final
         return snap

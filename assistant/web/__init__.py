@@ -8,12 +8,19 @@ from flask import Flask
 
 from assistant.store import Store
 from assistant.web import csrf, errors, headers, secret, templating
+from assistant.web.paths import STATIC, TEMPLATES
 from assistant.web.rendered import RenderedCache
 
 
 def create_app(test_config: dict | None = None) -> Flask:
     instance = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("RSS_INSTANCE") or None
-    app = Flask(__name__, instance_relative_config=True, instance_path=instance)
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        instance_path=instance,
+        template_folder=TEMPLATES,
+        static_folder=STATIC,
+    )
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "rss.sqlite3"),
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,

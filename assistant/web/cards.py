@@ -14,8 +14,7 @@ def company(abbr: str) -> dict:
     data = _cards.COMPANIES.get(abbr)
     if data is None:
         return {"abbr": abbr, "color": "unknown", "name": abbr, "face_value": None, "income": None}
-    return {"abbr": abbr, "color": data.color, "name": data.name, "face_value": data.face_value,
-            "income": data.income}
+    return {"abbr": abbr, "color": data.color, "name": data.name, "face_value": data.face_value, "income": data.income}
 
 
 def face_value(abbr: str) -> int | None:

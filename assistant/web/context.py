@@ -31,8 +31,17 @@ def set_seat(gid: str, player: str | None) -> None:
 class TableView:
     """Everything a component needs; each attribute is computed on first use."""
 
-    def __init__(self, store, gid: str, *, error: str | None = None, stale: list[str] | None = None,
-                 confirm_undo: bool = False, full_history: bool = False, attempted: dict | None = None):
+    def __init__(
+        self,
+        store,
+        gid: str,
+        *,
+        error: str | None = None,
+        stale: list[str] | None = None,
+        confirm_undo: bool = False,
+        full_history: bool = False,
+        attempted: dict | None = None,
+    ):
         try:
             self.info = store.get_game(gid)
         except NotFound:
@@ -99,8 +108,11 @@ class TableView:
         if not self.short:
             return None
         parts = [f"{name} has {cash} and a coming income of {income}" for name, cash, income in self.short]
-        return ("Phase 4 cannot end yet: " + "; ".join(parts)
-                + ". A player must be able to pay a negative income: close companies until it is covered.")
+        return (
+            "Phase 4 cannot end yet: "
+            + "; ".join(parts)
+            + ". A player must be able to pay a negative income: close companies until it is covered."
+        )
 
     @cached_property
     def error_at(self) -> tuple[int, int] | None:
@@ -165,8 +177,9 @@ class TableView:
             if stars:
                 row["stars_why"] = stars
                 row["required_stars"] = stars.get("required", row["required_stars"])
-            row["player_shares"] = {p: n for p, d in (self.snap.get("players") or {}).items()
-                                    if (n := (d.get("shares") or {}).get(name))}
+            row["player_shares"] = {
+                p: n for p, d in (self.snap.get("players") or {}).items() if (n := (d.get("shares") or {}).get(name))
+            }
             rows.append(row)
         rows.sort(key=lambda r: -(r.get("share_price") or 0))
         return rows
@@ -185,10 +198,19 @@ class TableView:
             shares = {c: n for c, n in (p.get("shares") or {}).items() if n}
             share_value = sum(n * (self.share_prices.get(c) or 0) for c, n in shares.items())
             value = explain.score(self.game, name)["total"]
-            rows.append(dict(p, name=name, position=pos, shares=shares, share_value=share_value, value=value,
-                             companies=self.sorted_companies(p.get("companies") or []),
-                             acting=bool(self.next) and self.next.get("player") == name,
-                             me=name in self.my_seats))
+            rows.append(
+                dict(
+                    p,
+                    name=name,
+                    position=pos,
+                    shares=shares,
+                    share_value=share_value,
+                    value=value,
+                    companies=self.sorted_companies(p.get("companies") or []),
+                    acting=bool(self.next) and self.next.get("player") == name,
+                    me=name in self.my_seats,
+                )
+            )
         return rows
 
     def _explain(self, fn, *args) -> dict | None:
@@ -212,9 +234,11 @@ class TableView:
     def offering(self) -> dict:
         off = self.snap.get("offering") or {}
         auction = self.snap.get("auction")
-        return {"available": self.sorted_companies(off.get("available") or []),
-                "unavailable": self.sorted_companies(off.get("unavailable") or []),
-                "auction": auction}
+        return {
+            "available": self.sorted_companies(off.get("available") or []),
+            "unavailable": self.sorted_companies(off.get("unavailable") or []),
+            "auction": auction,
+        }
 
     @cached_property
     def deck_colors(self) -> list[tuple[str, int]]:
@@ -232,10 +256,16 @@ class TableView:
             for c in self.corporations:
                 on.setdefault(c.get("share_price"), []).append(c["name"])
             row = [{"price": p, "holders": on.get(p, [])} for p in cards.price_row()]
-        return [{"price": cell["price"],
-                 "corporations": [by_name.get(n) or {"name": n, "short": labels.CORPORATION_SHORT.get(n, n[:3])}
-                                  for n in cell.get("holders") or []]}
-                for cell in row]
+        return [
+            {
+                "price": cell["price"],
+                "corporations": [
+                    by_name.get(n) or {"name": n, "short": labels.CORPORATION_SHORT.get(n, n[:3])}
+                    for n in cell.get("holders") or []
+                ],
+            }
+            for cell in row
+        ]
 
     @cached_property
     def cost_of_ownership(self) -> list[tuple[str, int]]:
@@ -249,8 +279,14 @@ class TableView:
         order = [c for c in labels.COLORS if left.get(c)]
         top = order[0] if order else None
         after = order[1] if len(order) > 1 else None
-        out = {"top": top, "top_left": left.get(top, 0) if top else 0, "after": after,
-               "after_costs": None, "same": None, "changes": None}
+        out = {
+            "top": top,
+            "top_left": left.get(top, 0) if top else 0,
+            "after": after,
+            "after_costs": None,
+            "same": None,
+            "changes": None,
+        }
         if top:
             key = after or ("end_back" if self.snap.get("end_card_flipped") else "end_front")
             costs = cards.costs_with_top(key)
@@ -260,9 +296,11 @@ class TableView:
                 out["same"] = costs == now
         change = self._explain(preview.cost_outlook)
         if change and change.get("next") is not None:
-            out["changes"] = {"draws": change.get("draws"),
-                              "costs": [(c, change["next"].get(c, 0)) for c in labels.COLORS if change["next"].get(c)],
-                              "losing": change.get("losing") or []}
+            out["changes"] = {
+                "draws": change.get("draws"),
+                "costs": [(c, change["next"].get(c, 0)) for c in labels.COLORS if change["next"].get(c)],
+                "losing": change.get("losing") or [],
+            }
         return out
 
     @cached_property
@@ -278,9 +316,18 @@ class TableView:
             cash = p.get("cash", 0)
             shares = p.get("share_value", 0)
             why = self._explain(explain.score, name)
-            rows.append({"rank": rank, "name": name, "total": total, "cash": cash, "shares": shares,
-                         "companies": total - cash - shares, "company_list": p.get("companies", []),
-                         "lines": (why or {}).get("lines") or []})
+            rows.append(
+                {
+                    "rank": rank,
+                    "name": name,
+                    "total": total,
+                    "cash": cash,
+                    "shares": shares,
+                    "companies": total - cash - shares,
+                    "company_list": p.get("companies", []),
+                    "lines": (why or {}).get("lines") or [],
+                }
+            )
         return rows
 
     @cached_property
@@ -290,8 +337,10 @@ class TableView:
         if not th:
             return None
         lower = th.get("lower_rank") or {}
-        persons = [{"name": person, "seats": list(seats), "lower_rank": lower.get(person)}
-                   for person, seats in (th.get("seats") or {}).items()]
+        persons = [
+            {"name": person, "seats": list(seats), "lower_rank": lower.get(person)}
+            for person, seats in (th.get("seats") or {}).items()
+        ]
         return {"persons": persons, "winner": th.get("winner")}
 
     # -- history --------------------------------------------------------------------------
@@ -299,8 +348,10 @@ class TableView:
     def history(self) -> list[dict]:
         journal = list(self.game.journal)
         start = 0 if self.full_history else max(0, len(journal) - HISTORY_SHORT)
-        rows = [{"n": i + 1, "text": j.get("text", ""), "auto": list(j.get("auto") or [])}
-                for i, j in enumerate(journal[start:], start)]
+        rows = [
+            {"n": i + 1, "text": j.get("text", ""), "auto": list(j.get("auto") or [])}
+            for i, j in enumerate(journal[start:], start)
+        ]
         rows.reverse()
         return rows
 

@@ -51,8 +51,11 @@ def _check() -> None:
     sent = request.form.get(FIELD, "") or request.headers.get("X-CSRF-Token", "")
     expected = session.get(SESSION_KEY, "")
     if not sent or not expected or not hmac.compare_digest(str(sent), str(expected)):
-        abort(400, description="This form has expired or did not come from this app (CSRF check failed). "
-                               "Reload the page and try again.")
+        abort(
+            400,
+            description="This form has expired or did not come from this app (CSRF check failed). "
+            "Reload the page and try again.",
+        )
 
 
 def init_app(app: Flask) -> None:

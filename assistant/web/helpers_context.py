@@ -107,13 +107,28 @@ def dividend(game) -> dict | None:
     rows = []
     for r in chart["rows"]:
         mark, text = EFFECTS.get(r["effect"], ("", r["effect"]))
-        payouts = sorted(r["payouts"].items(), key=lambda kv: (kv[0] == "Bank", order.index(kv[0])
-                                                                  if kv[0] in order else 99))
-        rows.append(dict(r, mark=mark, effect_text=text, paid=r["amount"] * chart["issued"],
-                         payout_list=payouts, diff=r["stars"] - r["required"]))
+        payouts = sorted(
+            r["payouts"].items(), key=lambda kv: (kv[0] == "Bank", order.index(kv[0]) if kv[0] in order else 99)
+        )
+        rows.append(
+            dict(
+                r,
+                mark=mark,
+                effect_text=text,
+                paid=r["amount"] * chart["issued"],
+                payout_list=payouts,
+                diff=r["stars"] - r["required"],
+            )
+        )
     limit = explain.dividend_limit(game, name)
-    return dict(chart, short=short(name), president=corp.president, rows=rows, limit=limit,
-                max=rows[-1]["amount"] if rows else 0)
+    return dict(
+        chart,
+        short=short(name),
+        president=corp.president,
+        rows=rows,
+        limit=limit,
+        max=rows[-1]["amount"] if rows else 0,
+    )
 
 
 # ------------------------------------------------------------------ IPO calculator
@@ -123,20 +138,41 @@ def ipo(game) -> dict | None:
         return None
     by_price: dict[int, dict] = {}
     for r in calc["rows"]:
-        group = by_price.setdefault(r["price"], {
-            "price": r["price"], "owner_shares": r["owner_shares"], "bank_shares": r["bank_shares"],
-            "payment": r["payment"], "treasury": r["treasury"], "required": r["required"],
-            "affordable": r["affordable"], "value_before": r["value_before"], "value_after": r["value_after"],
-            "charters": []})
-        group["charters"].append({"corporation": r["corporation"], "short": short(r["corporation"]),
-                                  "stars": r["stars"], "diff": r["stars"] - r["required"]})
+        group = by_price.setdefault(
+            r["price"],
+            {
+                "price": r["price"],
+                "owner_shares": r["owner_shares"],
+                "bank_shares": r["bank_shares"],
+                "payment": r["payment"],
+                "treasury": r["treasury"],
+                "required": r["required"],
+                "affordable": r["affordable"],
+                "value_before": r["value_before"],
+                "value_after": r["value_after"],
+                "charters": [],
+            },
+        )
+        group["charters"].append(
+            {
+                "corporation": r["corporation"],
+                "short": short(r["corporation"]),
+                "stars": r["stars"],
+                "diff": r["stars"] - r["required"],
+            }
+        )
     prices = sorted(by_price.values(), key=lambda g: g["price"])
     for g in prices:
         stars = {c["stars"] for c in g["charters"]}
         g["stars_min"], g["stars_max"] = (min(stars), max(stars)) if stars else (0, 0)
     company = COMPANIES[calc["company"]]
-    return dict(calc, prices=prices, color=company.color, company_name=company.name,
-                charters=[c["corporation"] for c in prices[0]["charters"]] if prices else [])
+    return dict(
+        calc,
+        prices=prices,
+        color=company.color,
+        company_name=company.name,
+        charters=[c["corporation"] for c in prices[0]["charters"]] if prices else [],
+    )
 
 
 # ------------------------------------------------------------------ share trade
@@ -166,15 +202,26 @@ def acquisition_choices(game, menu: list[dict]) -> dict:
     for m in menu:
         if m.get("type") == "acquire" and not m.get("announced_by"):
             spans[(m["corporation"], m["company"])] = (m["min"], m["max"])
-    return {"corporations": corps, "companies": [
-        {"abbr": a, "color": COMPANIES[a].color, "owner": game.owner[a].name} for a in companies], "spans": spans}
+    return {
+        "corporations": corps,
+        "companies": [{"abbr": a, "color": COMPANIES[a].color, "owner": game.owner[a].name} for a in companies],
+        "spans": spans,
+    }
 
 
 def _company_line(game, abbr: str) -> dict:
     c = COMPANIES[abbr]
     cost = game.costs().get(c.color, 0)
-    return {"abbr": abbr, "color": c.color, "income": c.income, "cost": cost, "net": c.income - cost,
-            "stars": c.stars, "face_value": c.face_value, "span": [c.price_min, c.price_max]}
+    return {
+        "abbr": abbr,
+        "color": c.color,
+        "income": c.income,
+        "cost": cost,
+        "net": c.income - cost,
+        "stars": c.stars,
+        "face_value": c.face_value,
+        "span": [c.price_min, c.price_max],
+    }
 
 
 def acquisition(game, corporation: str, company: str, price: int) -> dict:
@@ -191,8 +238,10 @@ def acquisition(game, corporation: str, company: str, price: int) -> dict:
         out["cash"][seller.name] = (seller.cash, after.corps[seller.name].cash)
     elif seller.kind == "player":
         out["seller_player"] = {
-            "name": seller.name, "cash": (seller.cash, after.players[seller.name].cash),
-            "income": (game.player_income(seller.name).total, after.player_income(seller.name).total)}
+            "name": seller.name,
+            "cash": (seller.cash, after.players[seller.name].cash),
+            "income": (game.player_income(seller.name).total, after.player_income(seller.name).total),
+        }
     for name, eff in out["effects"].items():
         eff["short"] = short(name)
         eff["income_diff"] = eff["after"]["income"] - eff["before"]["income"]
@@ -224,8 +273,11 @@ def closing(game, company: str) -> dict:
 
 def closing_overview(game, menu: list[dict]) -> dict:
     closable = [m["company"] for m in menu if m.get("type") == "close"]
-    return {"must_close": preview.must_close(game), "closings": [closing(game, a) for a in closable],
-            "phase_open": bool(closable)}
+    return {
+        "must_close": preview.must_close(game),
+        "closings": [closing(game, a) for a in closable],
+        "phase_open": bool(closable),
+    }
 
 
 # ------------------------------------------------------------------ standings, banker, outlook
@@ -243,9 +295,15 @@ def banker(game, last: int = 10) -> list[dict]:
     for i in range(len(journal) - 1, -1, -1):
         entry = journal[i]
         if entry.get("moves"):
-            out.append({"n": i + 1, "text": entry.get("text", ""), "sheet": preview.banker_sheet(entry),
-                        "moves": [{"payer": p, "payee": q, "amount": a, "why": w} for p, q, a, w in entry["moves"]],
-                        "auto": bool(entry.get("auto"))})
+            out.append(
+                {
+                    "n": i + 1,
+                    "text": entry.get("text", ""),
+                    "sheet": preview.banker_sheet(entry),
+                    "moves": [{"payer": p, "payee": q, "amount": a, "why": w} for p, q, a, w in entry["moves"]],
+                    "auto": bool(entry.get("auto")),
+                }
+            )
             if len(out) >= last:
                 break
     return out
@@ -262,8 +320,10 @@ def banker_lines(game, n: int, recent: int = 3) -> list[str] | None:
 def outlook(game) -> dict:
     out = preview.cost_outlook(game)
     colors = labels.COLORS
-    out["table"] = [{"color": c, "now": out["now"].get(c, 0),
-                     "next": None if out["next"] is None else out["next"].get(c, 0)} for c in colors]
+    out["table"] = [
+        {"color": c, "now": out["now"].get(c, 0), "next": None if out["next"] is None else out["next"].get(c, 0)}
+        for c in colors
+    ]
     for row in out["losing"]:
         row["color"] = COMPANIES[row["company"]].color
     out["deck_size"] = game.deck_size()

@@ -8,12 +8,17 @@ from assistant.rules.cards import COMPANIES
 
 COLORS = list(CARD_COLORS)
 # Every colour is shown with a shape and a letter too (colour-blind players).
-COLOR_MARKS = {"red": ("●", "R"), "orange": ("▲", "O"), "yellow": ("■", "Y"),
-               "green": ("◆", "G"), "blue": ("★", "B")}
+COLOR_MARKS = {"red": ("●", "R"), "orange": ("▲", "O"), "yellow": ("■", "Y"), "green": ("◆", "G"), "blue": ("★", "B")}
 
 CORPORATION_SHORT = {
-    "Prussian Railway": "PRU", "Overseas Trading": "OVS", "Stars, Inc.": "STA", "Doppler AG": "DOP",
-    "Vintage Machinery": "VIN", "Stock Masters": "STM", "Junkyard Scrappers": "JUN", "Synergistic": "SYN",
+    "Prussian Railway": "PRU",
+    "Overseas Trading": "OVS",
+    "Stars, Inc.": "STA",
+    "Doppler AG": "DOP",
+    "Vintage Machinery": "VIN",
+    "Stock Masters": "STM",
+    "Junkyard Scrappers": "JUN",
+    "Synergistic": "SYN",
 }
 
 
@@ -36,8 +41,10 @@ def next_text(nxt: dict | None) -> str:
         "reveal": lambda: f"Draw the top card of the deck ({nxt.get('color', '?')}) and tap which company it is",
         "investment": lambda: f"{who}: bid, buy or sell a share, or pass",
         "bid": lambda: f"{who}: raise the bid for {nxt.get('company')} or leave the auction",
-        "intervention": lambda: (f"Does a corporation intervene? {nxt.get('announced_by')} (in receivership) "
-                                 f"announced buying {nxt.get('company')}"),
+        "intervention": lambda: (
+            f"Does a corporation intervene? {nxt.get('announced_by')} (in receivership) "
+            f"announced buying {nxt.get('company')}"
+        ),
         "acquisition": lambda: "Presidents: corporations may acquire companies; then “phase done”",
         "closing": lambda: "Owners: close companies if you want to; then “phase done”",
         "dividend": lambda: f"{who}: dividend of {nxt.get('corporation')}",

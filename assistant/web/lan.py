@@ -56,7 +56,7 @@ def external_url(endpoint: str, **values) -> str:
 def _split_host(host: str) -> tuple[str, str]:
     if host.startswith("["):
         end = host.find("]")
-        rest = host[end + 1:]
+        rest = host[end + 1 :]
         return host[1:end], rest[1:] if rest.startswith(":") else ""
     if host.count(":") == 1:
         name, port = host.split(":")

@@ -136,8 +136,9 @@ def _reveal(item, snap):
 
 
 def _pass(item, snap):
-    return [(f"{item['player']}: investment", ActionForm(_hidden(item, ["player"]), [Button("Pass")],
-                                                        actor=item["player"]))]
+    return [
+        (f"{item['player']}: investment", ActionForm(_hidden(item, ["player"]), [Button("Pass")], actor=item["player"]))
+    ]
 
 
 def _bid(item, snap):
@@ -146,25 +147,37 @@ def _bid(item, snap):
     verb = "Raise the bid" if running else "Start an auction"
     number = NumberInput("price", f"Bid ({item['min']}–{item['max']})", item["min"], item["max"], item["min"])
     title = f"{item['player']}: auction for {company}" if running else f"{item['player']}: investment"
-    form = ActionForm(_hidden(item, ["player", "company"]),
-                      [Button(f"{verb} for {company}", color=company_color(company), primary=True)],
-                      number=number, actor=item["player"])
+    form = ActionForm(
+        _hidden(item, ["player", "company"]),
+        [Button(f"{verb} for {company}", color=company_color(company), primary=True)],
+        number=number,
+        actor=item["player"],
+    )
     return [(title, form)]
 
 
 def _leave(item, snap):
     company = item.get("company") or (snap.get("auction") or {}).get("company") or ""
-    return [(f"{item['player']}: auction for {company}",
-             ActionForm(_hidden(item, ["player"]), [Button(f"Leave the auction for {company}")],
-                        actor=item["player"]))]
+    return [
+        (
+            f"{item['player']}: auction for {company}",
+            ActionForm(_hidden(item, ["player"]), [Button(f"Leave the auction for {company}")], actor=item["player"]),
+        )
+    ]
 
 
 def _share(item, snap):
     verb = "Buy" if item["type"] == "buy_share" else "Sell"
-    return [(f"{item['player']}: investment",
-             ActionForm(_hidden(item, ["player", "corporation"]),
-                        [Button(f"{verb} a {item['corporation']} share for {item['price']}")],
-                        actor=item["player"]))]
+    return [
+        (
+            f"{item['player']}: investment",
+            ActionForm(
+                _hidden(item, ["player", "corporation"]),
+                [Button(f"{verb} a {item['corporation']} share for {item['price']}")],
+                actor=item["player"],
+            ),
+        )
+    ]
 
 
 def _acquire(item, snap):
@@ -182,9 +195,12 @@ def _acquire(item, snap):
         hidden["price"] = lo
         form = ActionForm(hidden, [Button(label, color=company_color(company))], actor=item.get("president"))
     else:
-        form = ActionForm(hidden, [Button(label, color=company_color(company))],
-                          number=NumberInput("price", f"Price ({lo}–{hi})", lo, hi, lo),
-                          actor=item.get("president"))
+        form = ActionForm(
+            hidden,
+            [Button(label, color=company_color(company))],
+            number=NumberInput("price", f"Price ({lo}–{hi})", lo, hi, lo),
+            actor=item.get("president"),
+        )
     return [(title, form)]
 
 
@@ -197,25 +213,47 @@ def _interventions(item: dict, menu: list[dict]):
         return []
     out = []
     for other in item["may_intervene"]:
-        own = next((m for m in menu if m.get("type") == "acquire" and m.get("corporation") == other
-                    and m.get("company") == item["company"] and not m.get("announced_by")), None)
+        own = next(
+            (
+                m
+                for m in menu
+                if m.get("type") == "acquire"
+                and m.get("corporation") == other
+                and m.get("company") == item["company"]
+                and not m.get("announced_by")
+            ),
+            None,
+        )
         if own is None:
             continue
         price = own["min"]
-        hidden = {"type": "acquire", "corporation": other, "company": item["company"], "price": price,
-                  "announced_by": item["corporation"]}
+        hidden = {
+            "type": "acquire",
+            "corporation": other,
+            "company": item["company"],
+            "price": price,
+            "announced_by": item["corporation"],
+        }
         label = f"{other} intervenes when {item['corporation']} announces {item['company']}: buys it for {price}"
-        out.append((f"{item['corporation']}: acquisitions (president {item.get('president') or 'receiver'})",
-                    ActionForm(hidden, [Button(label, color=company_color(item["company"]))],
-                               actor=own.get("president"))))
+        out.append(
+            (
+                f"{item['corporation']}: acquisitions (president {item.get('president') or 'receiver'})",
+                ActionForm(hidden, [Button(label, color=company_color(item["company"]))], actor=own.get("president")),
+            )
+        )
     return out
 
 
 def _no_intervention(item, snap):
     company = item["company"]
-    return [(f"Intervention in {item.get('announced_by')}'s purchase of {company}",
-             ActionForm(_hidden(item, ["company"]),
-                        [Button(f"No intervention: {item.get('announced_by')} buys {company}")]))]
+    return [
+        (
+            f"Intervention in {item.get('announced_by')}'s purchase of {company}",
+            ActionForm(
+                _hidden(item, ["company"]), [Button(f"No intervention: {item.get('announced_by')} buys {company}")]
+            ),
+        )
+    ]
 
 
 def _done(item, snap):
@@ -227,9 +265,16 @@ def _close(item, snap):
     company = item["company"]
     owner = item.get("owner")
     whose = f" ({owner})" if owner and owner != item.get("player") else ""
-    return [(f"{item.get('player')}: close companies",
-             ActionForm(_hidden(item, ["company"]), [Button(f"Close {company}{whose}", color=company_color(company))],
-                        actor=item.get("player")))]
+    return [
+        (
+            f"{item.get('player')}: close companies",
+            ActionForm(
+                _hidden(item, ["company"]),
+                [Button(f"Close {company}{whose}", color=company_color(company))],
+                actor=item.get("player"),
+            ),
+        )
+    ]
 
 
 def _dividend(item, snap):
@@ -240,8 +285,14 @@ def _dividend(item, snap):
     if hi != lo:
         forms.append(ActionForm(dict(hidden, amount=lo), [Button(f"Pay {lo} per share")], actor=item["player"]))
     if hi - lo > 1:
-        forms.append(ActionForm(hidden, [Button("Pay this amount")], actor=item["player"],
-                                number=NumberInput("amount", "Per share", lo, hi, hi)))
+        forms.append(
+            ActionForm(
+                hidden,
+                [Button("Pay this amount")],
+                actor=item["player"],
+                number=NumberInput("amount", "Per share", lo, hi, hi),
+            )
+        )
     return [(title, f) for f in forms]
 
 
@@ -251,9 +302,14 @@ def _issue(item, snap):
         label = f"Issue a {corp} share (the treasury receives {item.get('price')})"
     else:
         label = f"Do not issue a {corp} share"
-    return [(f"{item['player']}: issue a share of {corp}?",
-             ActionForm(_hidden(item, ["corporation"]), [Button(label, primary=item["type"] == "issue")],
-                        actor=item["player"]))]
+    return [
+        (
+            f"{item['player']}: issue a share of {corp}?",
+            ActionForm(
+                _hidden(item, ["corporation"]), [Button(label, primary=item["type"] == "issue")], actor=item["player"]
+            ),
+        )
+    ]
 
 
 def _ipo_pays(o: dict, player: str) -> str:
@@ -277,24 +333,39 @@ def _ipo(item, snap):
     terms = {}
     for o in options:
         terms.setdefault(o["price"], o)
-    crossed = ({(o["price"], o["corporation"]) for o in options} == {(p, c) for p in prices for c in charters}
-               and all(_same_terms(o, terms[o["price"]]) for o in options))
+    crossed = {(o["price"], o["corporation"]) for o in options} == {(p, c) for p in prices for c in charters} and all(
+        _same_terms(o, terms[o["price"]]) for o in options
+    )
     if crossed:
         radios = [
-            RadioGroup("price", "1. Share price (and what it costs)",
-                       [Radio(str(p), _ipo_pays(terms[p], player), _ipo_terms(terms[p], player))
-                        for p in prices]),
-            RadioGroup("corporation", "2. Charter",
-                       [Radio(c, c, _charter_ability(c)) for c in charters]),
+            RadioGroup(
+                "price",
+                "1. Share price (and what it costs)",
+                [Radio(str(p), _ipo_pays(terms[p], player), _ipo_terms(terms[p], player)) for p in prices],
+            ),
+            RadioGroup("corporation", "2. Charter", [Radio(c, c, _charter_ability(c)) for c in charters]),
         ]
     else:
-        radios = [RadioGroup("choice", "Charter and share price", [
-            Radio(f"{o['price']}|{o['corporation']}", f"{o['corporation']} at {_ipo_pays(o, player)}",
-                  _ipo_terms(o, player))
-            for o in options])]
-    form = ActionForm(_hidden(item, ["company"]), [Button(f"Take {company} public", color=company_color(company),
-                                                          primary=True)],
-                      radios=radios, actor=player)
+        radios = [
+            RadioGroup(
+                "choice",
+                "Charter and share price",
+                [
+                    Radio(
+                        f"{o['price']}|{o['corporation']}",
+                        f"{o['corporation']} at {_ipo_pays(o, player)}",
+                        _ipo_terms(o, player),
+                    )
+                    for o in options
+                ],
+            )
+        ]
+    form = ActionForm(
+        _hidden(item, ["company"]),
+        [Button(f"Take {company} public", color=company_color(company), primary=True)],
+        radios=radios,
+        actor=player,
+    )
     return [(f"{player}: IPO of {company}", form)]
 
 
@@ -308,14 +379,30 @@ def _charter_ability(name: str) -> str:
 
 def _skip_ipo(item, snap):
     company = item["company"]
-    return [(f"{item['player']}: IPO of {company}",
-             ActionForm(_hidden(item, ["company"]), [Button(f"Keep {company} private")], actor=item["player"]))]
+    return [
+        (
+            f"{item['player']}: IPO of {company}",
+            ActionForm(_hidden(item, ["company"]), [Button(f"Keep {company} private")], actor=item["player"]),
+        )
+    ]
 
 
 _MAKERS = {
-    "reveal": _reveal, "pass": _pass, "bid": _bid, "leave": _leave, "buy_share": _share, "sell_share": _share,
-    "acquire": _acquire, "no_intervention": _no_intervention, "done": _done, "close": _close,
-    "dividend": _dividend, "issue": _issue, "skip_issue": _issue, "ipo": _ipo, "skip_ipo": _skip_ipo,
+    "reveal": _reveal,
+    "pass": _pass,
+    "bid": _bid,
+    "leave": _leave,
+    "buy_share": _share,
+    "sell_share": _share,
+    "acquire": _acquire,
+    "no_intervention": _no_intervention,
+    "done": _done,
+    "close": _close,
+    "dividend": _dividend,
+    "issue": _issue,
+    "skip_issue": _issue,
+    "ipo": _ipo,
+    "skip_ipo": _skip_ipo,
 }
 
 

@@ -32,9 +32,13 @@ def keep_alive_without_body(task_class=WSGITask) -> None:
         return
 
     def build_response_header(self):
-        keep = (self.version == "1.1" and not self.has_body and not self.close_on_finish
-                and self.request.headers.get("CONNECTION", "").lower() != "close"
-                and not any(name.lower() == "connection" for name, _ in self.response_headers))
+        keep = (
+            self.version == "1.1"
+            and not self.has_body
+            and not self.close_on_finish
+            and self.request.headers.get("CONNECTION", "").lower() != "close"
+            and not any(name.lower() == "connection" for name, _ in self.response_headers)
+        )
         head = build(self)
         if keep and self.close_on_finish:
             self.close_on_finish = False
@@ -58,10 +62,20 @@ def main(host: str | None = None, port: int | None = None, db: str | None = None
     app = create_app({"DATABASE": db} if db else None)
     app.debug = False
     shown = lan_ip() if host in ("0.0.0.0", "::", "") else host
-    print(f"Rolling Stock Stars table assistant: open http://{shown or 'localhost'}:{port}/ "
-          f"on a phone in the same network", flush=True)
+    print(
+        f"Rolling Stock Stars table assistant: open http://{shown or 'localhost'}:{port}/ "
+        f"on a phone in the same network",
+        flush=True,
+    )
     print(f"Database: {app.config['DATABASE']}", flush=True)
     keep_alive_without_body()
-    serve(app, host=host, port=port, threads=THREADS, ident="rss-table", connection_limit=CONNECTION_LIMIT,
-          asyncore_use_poll=True)  # poll(): select() cannot watch more than 1024 sockets
+    serve(
+        app,
+        host=host,
+        port=port,
+        threads=THREADS,
+        ident="rss-table",
+        connection_limit=CONNECTION_LIMIT,
+        asyncore_use_poll=True,
+    )  # poll(): select() cannot watch more than 1024 sockets
     return 0

@@ -24,6 +24,7 @@ from assistant.rules import Game
 from assistant.store import Row, effective_events
 from assistant.transcript import is_table_event
 from assistant.web import create_app
+from tests.project_games import played_game
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES_DIR = Path(os.environ.get("RSS_CONFORMANCE_GAMES", ROOT.parent / "shared" / "conformance" / "games"))
@@ -40,7 +41,10 @@ def conformance_files() -> list[Path]:
     return sorted(GAMES_DIR.glob("*.json")) if GAMES_DIR.is_dir() else []
 
 
-def load_transcript(path: Path = MAIN_GAME) -> dict:
+def load_transcript(path: Path | None = None) -> dict:
+    """A whole game to work on: the project's own (tests/project_games.py), or the transcript at ``path``."""
+    if path is None:
+        return played_game()
     if not path.exists():
         pytest.skip(f"the public conformance games are not here ({path})")
     return json.loads(path.read_text(encoding="utf-8"))
@@ -106,11 +110,25 @@ class Server:
 
     def start(self, timeout: float = 20) -> Server:
         self.port = free_port()
-        env = dict(os.environ, RSS_SECRET_KEY="robustness-test", PYTHONPATH=str(ROOT),
-                   RSS_INSTANCE=str(self.workdir / "instance"))
+        env = dict(
+            os.environ,
+            RSS_SECRET_KEY="robustness-test",
+            PYTHONPATH=str(ROOT),
+            RSS_INSTANCE=str(self.workdir / "instance"),
+        )
         env.pop("FLASK_DEBUG", None)
-        cmd = [sys.executable, "-m", "assistant", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--db", str(self.db)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "assistant",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--db",
+            str(self.db),
+        ]
         self.log = open(self.workdir / f"server-{self.port}.log", "w")
         self.proc = subprocess.Popen(cmd, cwd=self.workdir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
@@ -176,18 +194,24 @@ def read_log(db: Path, gid: str) -> tuple[dict, list[Row]]:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30)
     try:
         game = conn.execute("SELECT players, options, deck, persons FROM games WHERE id = ?", [gid]).fetchone()
-        rows = conn.execute("SELECT seq, event, token, created FROM events WHERE game_id = ? ORDER BY seq",
-                            [gid]).fetchall()
+        rows = conn.execute(
+            "SELECT seq, event, token, created FROM events WHERE game_id = ? ORDER BY seq", [gid]
+        ).fetchall()
     finally:
         conn.close()
-    info = {"players": json.loads(game[0]), "options": json.loads(game[1]),
-            "deck": json.loads(game[2]) if game[2] else None, "persons": json.loads(game[3]) if game[3] else None}
+    info = {
+        "players": json.loads(game[0]),
+        "options": json.loads(game[1]),
+        "deck": json.loads(game[2]) if game[2] else None,
+        "persons": json.loads(game[3]) if game[3] else None,
+    }
     return info, [Row(r[0], json.loads(r[1]), r[2], r[3]) for r in rows]
 
 
 def serial_replay(info: dict, rows: list[Row]) -> Game:
-    return Game.replay(info["players"], info["options"], effective_events(rows), deck=info["deck"],
-                       persons=info["persons"])
+    return Game.replay(
+        info["players"], info["options"], effective_events(rows), deck=info["deck"], persons=info["persons"]
+    )
 
 
 def assert_log_is_whole(rows: list[Row]) -> None:
@@ -202,8 +226,13 @@ CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
 def make_app(tmp_path, **extra):
-    config = {"DATABASE": str(tmp_path / "rss.sqlite3"), "TESTING": False, "SECRET_KEY": "robustness",
-              "LAN_IP": "192.168.7.7", "INSTANCE_PATH": str(tmp_path / "instance")}
+    config = {
+        "DATABASE": str(tmp_path / "rss.sqlite3"),
+        "TESTING": False,
+        "SECRET_KEY": "robustness",
+        "LAN_IP": "192.168.7.7",
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+    }
     config.update(extra)
     return create_app(config)
 
@@ -226,10 +255,13 @@ def csrf_of(client) -> str:
 
 def rename_players(transcript: dict, names: dict) -> dict:
     """The transcript's table events with the players renamed (``names``: old -> new)."""
+
     def one(event):
         return {k: names.get(v, v) if k in ("player", "announced_by") else v for k, v in event.items()}
+
     return header(transcript, [one(e) for e in table_events(transcript)]) | {
-        "players": [names.get(p, p) for p in transcript["players"]]}
+        "players": [names.get(p, p) for p in transcript["players"]]
+    }
 
 
 def snapshot_and_seq(client, gid) -> dict:

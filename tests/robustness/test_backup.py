@@ -71,7 +71,7 @@ def test_readme_backup_commands_give_a_consistent_copy_during_writes(server_fact
             command = command.replace("$(date +%F)", f"cli{n}")
             before = len(acked)  # acknowledged before the backup began: all of it is in the backup
             if command.startswith("python "):
-                command = shlex.quote(sys.executable) + command[len("python"):]
+                command = shlex.quote(sys.executable) + command[len("python") :]
             subprocess.run(command, shell=True, cwd=tmp_path, check=True, timeout=60)
             out = "backup-cli0.sqlite3" if n == 0 else "backup.sqlite3"
             backups.append((tmp_path / out, before))
@@ -87,7 +87,7 @@ def test_readme_backup_commands_give_a_consistent_copy_during_writes(server_fact
         conn.close()
         info, rows = read_log(path, gid)
         assert_log_is_whole(rows)
-        assert len(rows) >= at_least and [r.event for r in rows] == events[:len(rows)]
+        assert len(rows) >= at_least and [r.event for r in rows] == events[: len(rows)]
         serial_replay(info, rows)
 
     # restore as the README says: stop the server, replace the file, delete -wal/-shm, start again
@@ -103,4 +103,3 @@ def test_readme_backup_commands_give_a_consistent_copy_during_writes(server_fact
     assert shown == serial_replay(read_log(db, gid)[0], kept).snapshot()
     status, body = Http(again.base).json("POST", f"/games/{gid}/events", {"seq": len(kept), "event": events[len(kept)]})
     assert status == 200 and body["seq"] == len(kept) + 1  # the game goes on from the backup
-

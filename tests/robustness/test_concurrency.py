@@ -101,7 +101,7 @@ def test_six_phones_at_once_one_event_per_seq(server_factory):
     for rnd in rounds:
         won = [a for a in first_answers if a[0] == rnd and a[5] == 200]
         assert len(won) == 1, [a for a in answers if a[0] == rnd]
-    for rnd, n, kind, token, event, status, body in answers:
+    for _rnd, _n, kind, _token, _event, status, body in answers:
         assert status in (200, 400, 409, 422), (kind, status, body)
         assert body, (kind, status)
         if status == 409:
@@ -136,4 +136,4 @@ def test_six_phones_at_once_one_event_per_seq(server_factory):
     assert status == 200 and shown.pop("seq") == len(rows)
     assert serial_replay(info, rows).snapshot() == shown
     status, exported = Http(srv.base).json("GET", f"/games/{gid}/export")
-    assert exported["events"] == events[:effective[len(rows)]]
+    assert exported["events"] == events[: effective[len(rows)]]

@@ -55,8 +55,9 @@ def test_acknowledged_events_survive_kill_9(server_factory, tmp_path):
                     undo = k > 0 and n % 7 == 0
                     event = {"type": "undo"} if undo else events[k]
                     token = f"r{rnd}-n{n}"
-                    status, body = phone.json("POST", f"/games/{gid}/events",
-                                              {"seq": seq, "token": token, "event": event})
+                    status, body = phone.json(
+                        "POST", f"/games/{gid}/events", {"seq": seq, "token": token, "event": event}
+                    )
                     assert status == 200, body  # the only writer: never stale, never refused
                     seq = body["seq"]
                     acked[seq] = (token, event)

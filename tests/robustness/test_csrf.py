@@ -15,8 +15,15 @@ def _game(client) -> str:
     gid = resp.headers["Location"].rsplit("/", 1)[1]
     for _ in range(3):
         snap = snapshot_and_seq(client, gid)
-        resp = client.post(f"/games/{gid}/act", data={"csrf_token": csrf, "seq": str(snap["seq"]), "e.type": "reveal",
-                                                      "e.company": snap["next"]["choices"][0]})
+        resp = client.post(
+            f"/games/{gid}/act",
+            data={
+                "csrf_token": csrf,
+                "seq": str(snap["seq"]),
+                "e.type": "reveal",
+                "e.company": snap["next"]["choices"][0],
+            },
+        )
         assert resp.status_code == 303
     return gid
 
@@ -28,8 +35,12 @@ def _form_posts(app, gid, seq):
         "play.act": {"seq": str(seq), "e.type": "pass", "e.player": "Amy"},
         "play.undo": {"seq": str(seq)},
         "table.seat": {"player": "Amy"},
-        "home.import_game": {"transcript": (io.BytesIO(b'{"format": "rss-table-transcript", "version": 1, '
-                                                        b'"players": ["A", "B"], "events": []}'), "t.json")},
+        "home.import_game": {
+            "transcript": (
+                io.BytesIO(b'{"format": "rss-table-transcript", "version": 1, "players": ["A", "B"], "events": []}'),
+                "t.json",
+            )
+        },
     }
     out = []
     for rule in app.url_map.iter_rules():
@@ -72,14 +83,17 @@ def test_every_form_post_needs_this_sessions_token(app, client):
 def test_json_content_type_does_not_bypass_the_check_on_form_routes(app, client):
     gid = _game(client)
     before, games = snapshot_and_seq(client, gid), _games(app)
-    for endpoint, url, data in _form_posts(app, gid, before["seq"]):
+    for endpoint, url, _data in _form_posts(app, gid, before["seq"]):
         if endpoint == "home.import_game":
             continue  # takes a JSON body on purpose (the JSON door's import); tested below
         resp = client.post(url, data='{"seq": 3, "player": ""}', content_type="application/json")
         assert resp.status_code == 400 and "CSRF" in resp.get_data(as_text=True), endpoint
     # text/plain is what a cross-site form can send without a preflight
-    resp = client.post("/games/import", data='{"format": "rss-table-transcript", "version": 1, "players": ["A", "B"], '
-                                             '"events": []}', content_type="text/plain")
+    resp = client.post(
+        "/games/import",
+        data='{"format": "rss-table-transcript", "version": 1, "players": ["A", "B"], "events": []}',
+        content_type="text/plain",
+    )
     assert resp.status_code == 400
     assert snapshot_and_seq(client, gid) == before
     assert _games(app) == games
@@ -90,6 +104,7 @@ def test_the_token_from_the_page_works(client):
     csrf = csrf_of(client)
     resp = client.post(f"/games/{gid}/act", data={"csrf_token": csrf, "seq": "3", "e.type": "pass", "e.player": "Amy"})
     assert resp.status_code == 303
-    resp = client.post(f"/games/{gid}/act", data={"seq": "4", "e.type": "pass", "e.player": "Brian"},
-                       headers={"X-CSRF-Token": csrf})
+    resp = client.post(
+        f"/games/{gid}/act", data={"seq": "4", "e.type": "pass", "e.player": "Brian"}, headers={"X-CSRF-Token": csrf}
+    )
     assert resp.status_code == 303

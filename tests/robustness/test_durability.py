@@ -36,8 +36,9 @@ def test_every_connection_uses_wal_and_full_sync(store):
 
     def look():
         conn = store._db().conn
-        seen.append((conn.execute("PRAGMA journal_mode").fetchone()[0],
-                     conn.execute("PRAGMA synchronous").fetchone()[0]))
+        seen.append(
+            (conn.execute("PRAGMA journal_mode").fetchone()[0], conn.execute("PRAGMA synchronous").fetchone()[0])
+        )
         store.close()
 
     threads = [threading.Thread(target=look) for _ in range(3)]
@@ -69,8 +70,12 @@ def test_one_transaction_per_accepted_event_and_none_for_a_refusal(store):
         conn.set_trace_callback(None)
 
     def writes(stmts):
-        return [s.split()[0].upper() for s in stmts if s.split()[0].upper() in ("BEGIN", "COMMIT", "ROLLBACK",
-                                                                               "INSERT", "UPDATE", "DELETE")]
+        return [
+            s.split()[0].upper()
+            for s in stmts
+            if s.split()[0].upper() in ("BEGIN", "COMMIT", "ROLLBACK", "INSERT", "UPDATE", "DELETE")
+        ]
+
     assert writes(accepted) == ["BEGIN", "INSERT", "COMMIT"]
     assert writes(refused) == ["BEGIN", "ROLLBACK"]
     assert writes(stale) == ["BEGIN", "ROLLBACK"]
@@ -94,11 +99,13 @@ def test_a_double_tap_on_a_form_is_applied_once(app, client):
 
 def test_stored_events_are_exactly_the_fields_the_engine_reads(store):
     gid = _started(store)
-    store.append(gid, 3, {"type": "pass", "player": "Amy", "why": "x" * 1000, "note": {"a": [1, 2]},
-                          "reject": False})
+    store.append(gid, 3, {"type": "pass", "player": "Amy", "why": "x" * 1000, "note": {"a": [1, 2]}, "reject": False})
     assert store.rows(gid)[-1].event == {"type": "pass", "player": "Amy"}
-    for bad in ({"type": "pass", "player": "Brian", "reject": True}, {"type": "expect", "state": {}},
-                {"type": "pass", "player": "Brian", "company": "\ud800"}):
+    for bad in (
+        {"type": "pass", "player": "Brian", "reject": True},
+        {"type": "expect", "state": {}},
+        {"type": "pass", "player": "Brian", "company": "\ud800"},
+    ):
         with pytest.raises(Refused):
             store.append(gid, 4, bad)
     with pytest.raises(Refused):
@@ -106,8 +113,9 @@ def test_stored_events_are_exactly_the_fields_the_engine_reads(store):
     assert store.seq(gid) == 4
 
 
-@pytest.mark.parametrize("players", [["A" * 61, "B"], ["Amy", "amy"], ["Amy", "A\u202emy"], ["A\x00", "B"],
-                                     ["Ａmy", "Amy"], ["\ud800", "B"]])
+@pytest.mark.parametrize(
+    "players", [["A" * 61, "B"], ["Amy", "amy"], ["Amy", "A\u202emy"], ["A\x00", "B"], ["Ａmy", "Amy"], ["\ud800", "B"]]
+)
 def test_odd_names_are_refused_with_a_message(store, players):
     with pytest.raises(Refused) as err:
         store.create_game(players)
@@ -146,8 +154,9 @@ def test_a_cached_state_is_not_changed_by_the_next_event(store):
 
 
 def test_web_answers_agree_after_the_catch_up(app, client, tmp_path):
-    gid = client.post("/games/import", json={"format": "rss-table-transcript", "version": 1,
-                                             "players": PLAYERS, "events": []}).get_json()["id"]
+    gid = client.post(
+        "/games/import", json={"format": "rss-table-transcript", "version": 1, "players": PLAYERS, "events": []}
+    ).get_json()["id"]
     other = Store(app.config["DATABASE"])  # e.g. a second server process on the same file
     for seq in range(3):
         other.append(gid, seq, {"type": "reveal", "company": other.state(gid)[1].next["choices"][0]})
@@ -165,7 +174,7 @@ def test_what_a_stale_phone_missed_is_listed_exactly(store):
         store.append(gid, i, e)
     full = [_entry_text(j) for j in Game.replay(data["players"], [], events[:100]).journal]
     for seen in (0, 50, 97, 99, 100, 150, -3):
-        assert store.changes_since(gid, seen, limit=1000) == full[max(0, min(seen, 100)):]
+        assert store.changes_since(gid, seen, limit=1000) == full[max(0, min(seen, 100)) :]
     assert store.changes_since(gid, 90, limit=4) == ["(6 earlier changes)"] + full[-4:]
     store.append(gid, 100, {"type": "undo"})
     store.append(gid, 101, events[99])

@@ -98,10 +98,13 @@ def test_markup_names_show_as_text_everywhere(app, client, upto):
 
     if upto is not None:  # a refusal naming a player, and the stale notice listing what happened
         snap = snapshot_and_seq(client, gid)
-        for data_ in ({"e.type": "pass", "e.player": EVIL["P2"], "seq": str(snap["seq"])},
-                      {"e.type": "bid", "e.player": EVIL["P3"], "e.company": "BME", "e.price": "999",
-                       "seq": str(snap["seq"])},
-                      {"e.type": "pass", "e.player": EVIL["P4"], "seq": "1"}):
+        acting = snap["next"].get("player")
+        idle = [name for name in EVIL.values() if name != acting]  # players who may not act now
+        for data_ in (
+            {"e.type": "pass", "e.player": idle[0], "seq": str(snap["seq"])},
+            {"e.type": "bid", "e.player": idle[1], "e.company": "BME", "e.price": "999", "seq": str(snap["seq"])},
+            {"e.type": "pass", "e.player": idle[2], "seq": "1"},
+        ):
             for headers in ({}, {"HX-Request": "true"}):
                 resp = client.post(f"/games/{gid}/act", data={"csrf_token": csrf, **data_}, headers=headers)
                 assert resp.status_code in (409, 422)
@@ -117,8 +120,10 @@ def test_markup_names_show_as_text_everywhere(app, client, upto):
 
 
 def test_error_pages_escape_what_the_url_says(client):
-    for url in ("/games/%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",
-                "/games/%3Cscript%3Ealert(1)%3C%2Fscript%3E/c/banner"):
+    for url in (
+        "/games/%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",
+        "/games/%3Cscript%3Ealert(1)%3C%2Fscript%3E/c/banner",
+    ):
         resp = client.get(url)
         assert resp.status_code == 404
         assert "<script>alert" not in resp.get_data(as_text=True) and "<img src=x" not in resp.get_data(as_text=True)

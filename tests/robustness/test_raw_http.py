@@ -34,19 +34,24 @@ def test_odd_requests_on_the_wire(server_factory):
         "not UTF-8 in the path": b"GET /games/\xff\xfe/state HTTP/1.1\r\nHost: x\r\n" + close + b"\r\n",
         "escaped non-UTF-8": b"GET /games/%FF%FE/state HTTP/1.1\r\nHost: x\r\n" + close + b"\r\n",
         "odd seq": f"GET /games/{gid}/version?seq=%FF%00 HTTP/1.1\r\nHost: x\r\n".encode() + close + b"\r\n",
-        "forged Host": f"GET /games/{gid} HTTP/1.1\r\nHost: \"><script>alert(1)</script>\r\n".encode() + close
-        + b"\r\n",
+        "forged Host": f'GET /games/{gid} HTTP/1.1\r\nHost: "><script>alert(1)</script>\r\n'.encode() + close + b"\r\n",
         "too big": f"POST /games/{gid}/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                   f"Content-Length: 3000000\r\n".encode() + close + b"\r\n" + b"[" * 3_000_000,
+        f"Content-Length: 3000000\r\n".encode()
+        + close
+        + b"\r\n"
+        + b"[" * 3_000_000,
         "big import": b"POST /games/import HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                      b"Content-Length: 2500000\r\n" + close + b"\r\n" + b" " * 2_500_000,
+        b"Content-Length: 2500000\r\n" + close + b"\r\n" + b" " * 2_500_000,
         "chunked": b"POST /games/import HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                   b"Transfer-Encoding: chunked\r\n" + close + b"\r\n5\r\n[1,2]\r\n0\r\n\r\n",
+        b"Transfer-Encoding: chunked\r\n" + close + b"\r\n5\r\n[1,2]\r\n0\r\n\r\n",
         "utf-16 claimed": f"POST /games/{gid}/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json; "
-                          f"charset=utf-16\r\nContent-Length: 4\r\n".encode() + close + b"\r\n\xff\xfe{\x00",
+        f"charset=utf-16\r\nContent-Length: 4\r\n".encode()
+        + close
+        + b"\r\n\xff\xfe{\x00",
         "bad method": f"BREW /games/{gid}/state HTTP/1.1\r\nHost: x\r\n".encode() + close + b"\r\n",
-        "huge header": f"GET /games/{gid}/state HTTP/1.1\r\nHost: x\r\nX-A: {'a' * 60000}\r\n".encode() + close
-                       + b"\r\n",
+        "huge header": f"GET /games/{gid}/state HTTP/1.1\r\nHost: x\r\nX-A: {'a' * 60000}\r\n".encode()
+        + close
+        + b"\r\n",
     }
     for name, request in cases.items():
         status, data = _raw(srv.port, request)

@@ -44,8 +44,11 @@ def test_import_export_import_is_identical(client, path):
     assert exported["players"] == original["players"] and exported["options"] == original.get("options", [])
 
     # the export, imported as an uploaded file this time
-    resp = client.post("/games/import", data={"csrf_token": csrf_of(client), "transcript": (
-        io.BytesIO(json.dumps(exported).encode()), "export.json")}, content_type="multipart/form-data")
+    resp = client.post(
+        "/games/import",
+        data={"csrf_token": csrf_of(client), "transcript": (io.BytesIO(json.dumps(exported).encode()), "export.json")},
+        content_type="multipart/form-data",
+    )
     assert resp.status_code == 303
     second = resp.headers["Location"].rsplit("/", 1)[1]
     assert second != first
@@ -53,7 +56,8 @@ def test_import_export_import_is_identical(client, path):
     a, b = snapshot_and_seq(client, first), snapshot_and_seq(client, second)
     assert a == b and a["seq"] == len(events)
     assert a | {"seq": None} == Game.replay(original["players"], original.get("options", []), events).snapshot() | {
-        "seq": None}
+        "seq": None
+    }
     again = _export(client, second)
     assert again["events"] == exported["events"] and again["players"] == exported["players"]
     assert {k: v for k, v in again.items() if k != "source"} == {k: v for k, v in exported.items() if k != "source"}
@@ -71,8 +75,11 @@ def test_the_first_failing_event_is_named(client, app):
     assert resp.status_code == 422
     body = resp.get_json()
     assert body["index"] == 10 and body["error"].startswith("event 10: ") and len(body["error"]) > 15
-    resp = client.post("/games/import", data={"csrf_token": csrf_of(client), "transcript": (
-        io.BytesIO(json.dumps(broken).encode()), "broken.json")}, content_type="multipart/form-data")
+    resp = client.post(
+        "/games/import",
+        data={"csrf_token": csrf_of(client), "transcript": (io.BytesIO(json.dumps(broken).encode()), "broken.json")},
+        content_type="multipart/form-data",
+    )
     assert resp.status_code == 422 and "event 10: " in resp.get_data(as_text=True)
     assert app.extensions["rss_store"]._db().conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == games
 

@@ -27,18 +27,36 @@ def test_game_links_carry_at_least_128_random_bits(app, client):
     assert all(len({g[i] for g in ids}) > 50 for i in range(len(next(iter(ids)))))
     csrf = csrf_of(client)
     made = client.post("/games/new", data={"csrf_token": csrf, "name": ["A", "B"]}).headers["Location"]
-    imported = client.post("/games/import", json={"format": "rss-table-transcript", "version": 1,
-                                                  "players": ["A", "B"], "events": []}).get_json()["id"]
+    imported = client.post(
+        "/games/import", json={"format": "rss-table-transcript", "version": 1, "players": ["A", "B"], "events": []}
+    ).get_json()["id"]
     for gid in (made.rsplit("/", 1)[1], imported):
         assert ALPHABET.fullmatch(gid) and len(gid) >= 22
 
 
 def test_nothing_lists_the_games(app, client):
     csrf = csrf_of(client)
-    ids = [client.post("/games/new", data={"csrf_token": csrf, "name": ["A", "B", str(n)]}).headers["Location"]
-           .rsplit("/", 1)[1] for n in range(3)]
-    urls = ["/games", "/games/", "/games/list", "/api/games", "/games.json", "/robots.txt", "/sitemap.xml",
-            "/.well-known/security.txt", "/admin", "/debug", "/console", "/games/%25", "/games/*"]
+    ids = [
+        client.post("/games/new", data={"csrf_token": csrf, "name": ["A", "B", str(n)]})
+        .headers["Location"]
+        .rsplit("/", 1)[1]
+        for n in range(3)
+    ]
+    urls = [
+        "/games",
+        "/games/",
+        "/games/list",
+        "/api/games",
+        "/games.json",
+        "/robots.txt",
+        "/sitemap.xml",
+        "/.well-known/security.txt",
+        "/admin",
+        "/debug",
+        "/console",
+        "/games/%25",
+        "/games/*",
+    ]
     urls += [r.rule for r in app.url_map.iter_rules() if not r.arguments and "GET" in r.methods]
     fresh = app.test_client()  # a stranger: no cookie, no link
     for url in urls:

@@ -106,14 +106,13 @@ def drawn_until(g: Game, color: str | None) -> None:
     """
     stop = COLORS.index(color) if color is not None else len(COLORS)
     for c in COLORS[:stop]:
-        unseen = [a for a in COMPANIES_BY_COLOR[c] if a not in g.seen
-                  and (g.open_deck is None or a in g.open_deck)]
+        unseen = [a for a in COMPANIES_BY_COLOR[c] if a not in g.seen and (g.open_deck is None or a in g.open_deck)]
         highest = HIGHEST_OF_COLOR[c]
         others = [a for a in unseen if a != highest]
         need = g.deck_left[c]
         if not need:
             continue
-        take = others[: need - 1] + ([highest] if highest in unseen else others[need - 1: need])
+        take = others[: need - 1] + ([highest] if highest in unseen else others[need - 1 : need])
         for abbr in take:
             place(g, abbr, "nowhere")
         assert g.deck_left[c] == 0
@@ -135,22 +134,24 @@ def top_up_offering(g: Game) -> None:
     if not sum(g.deck_left.values()):
         return  # once the deck is empty the offering only shrinks: tests place what is left
     offered = lambda: len(g.available) + len(g.unavailable)  # noqa: E731
-    nowhere = sorted((a for a in g.seen if a not in g.owner and a not in g.available and a not in g.unavailable),
-                     key=lambda a: -COMPANIES[a].face_value)
+    nowhere = sorted(
+        (a for a in g.seen if a not in g.owner and a not in g.available and a not in g.unavailable),
+        key=lambda a: -COMPANIES[a].face_value,
+    )
     while nowhere and offered() < n:
         g.available.append(nowhere.pop(0))
     while sum(g.deck_left.values()) and offered() < n:
         color = next(c for c in COLORS if g.deck_left[c])
-        unseen = [a for a in COMPANIES_BY_COLOR[color] if a not in g.seen
-                  and (g.open_deck is None or a in g.open_deck)]
+        unseen = [a for a in COMPANIES_BY_COLOR[color] if a not in g.seen and (g.open_deck is None or a in g.open_deck)]
         highest = HIGHEST_OF_COLOR[color]
         others = [a for a in unseen if a != highest]
         pick = others[0] if others and (g.deck_left[color] > 1 or highest not in unseen) else highest
         place(g, pick, "available")
 
 
-def corporation(g: Game, name: str, *, price: int, companies, cash: int, shares=None, bank: int = 0,
-                president: str | None = None) -> Corporation:
+def corporation(
+    g: Game, name: str, *, price: int, companies, cash: int, shares=None, bank: int = 0, president: str | None = None
+) -> Corporation:
     """Put a formed corporation on the table.
 
     ``shares``: {player: shares held}; ``bank``: shares in the bank; issued = their sum.

@@ -47,12 +47,14 @@ def menu_of(g, kind):
 
 # ---------------------------------------------------------------------------- receivers and interventions
 
+
 def test_receiver_announces_the_most_expensive_company_and_a_higher_corporation_may_intervene():
     g = receiver_position()
     assert g.next == {"for": "intervention", "company": "WT", "announced_by": PRUSSIAN}
     items = menu_of(g, "acquire")
     assert [(i["corporation"], i["company"], i["min"], i["max"], i["announced_by"]) for i in items] == [
-        (DOPPLER, "WT", 14, 14, PRUSSIAN)]
+        (DOPPLER, "WT", 14, 14, PRUSSIAN)
+    ]
     assert menu_of(g, "no_intervention") == [{"type": "no_intervention", "company": "WT", "announced_by": PRUSSIAN}]
     # only these two are possible now
     with pytest.raises(RuleError):
@@ -151,6 +153,7 @@ def test_receiver_cannot_be_told_to_buy():
 
 # ---------------------------------------------------------------------------- ordinary purchases
 
+
 def trading_position(seller_cash=0, buyer_cash=40):
     g = table(PLAYERS, turn=4)
     corporation(g, "Vintage Machinery", price=14, companies=["BPM"], cash=seller_cash, shares={"Amy": 1}, bank=1)
@@ -185,7 +188,7 @@ def test_foreign_investor_sells_at_the_maximum():
 
 
 def test_buy_first_then_sell_the_original_company():
-    """"a corporation that owns only one subsidiary company in the beginning of the phase
+    """ "a corporation that owns only one subsidiary company in the beginning of the phase
     could first buy another company (which is thereby turned vertical) and then sell the
     company it originally owned"."""
     g = trading_position(seller_cash=10)
@@ -198,7 +201,7 @@ def test_buy_first_then_sell_the_original_company():
 
 
 def test_the_swap_example_does_not_work_with_the_same_money():
-    """"Vintage Machinery buys MHE for 8 from Junkyard Scrappers, and at the same time
+    """ "Vintage Machinery buys MHE for 8 from Junkyard Scrappers, and at the same time
     Junkyard Scrappers buys the BPM from Vintage Machinery for 8, too, so we just swap
     companies and no money - don't work": the 8 received cannot pay for the BPM."""
     g = table(PLAYERS, turn=4)
@@ -234,10 +237,24 @@ def test_intervention_in_an_announced_purchase_of_a_corporation_with_a_president
     """An ``acquire`` with ``announced_by`` naming a corporation run by a player: the buyer
     needs priority over the announcer."""
     g = trading_position(seller_cash=20)  # Vintage 14 > Junkyard 13
-    g.apply({"type": "acquire", "corporation": "Vintage Machinery", "company": "BSE", "price": 3,
-             "announced_by": "Junkyard Scrappers"})
+    g.apply(
+        {
+            "type": "acquire",
+            "corporation": "Vintage Machinery",
+            "company": "BSE",
+            "price": 3,
+            "announced_by": "Junkyard Scrappers",
+        }
+    )
     assert g.company_owner_name("BSE") == "Vintage Machinery"
     g = trading_position(seller_cash=20)
     with pytest.raises(RuleError):
-        g.apply({"type": "acquire", "corporation": "Junkyard Scrappers", "company": "BSE", "price": 3,
-                 "announced_by": "Vintage Machinery"})
+        g.apply(
+            {
+                "type": "acquire",
+                "corporation": "Junkyard Scrappers",
+                "company": "BSE",
+                "price": 3,
+                "announced_by": "Vintage Machinery",
+            }
+        )

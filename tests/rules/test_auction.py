@@ -67,7 +67,7 @@ def test_complete_auction_example():
 
 
 def test_eight_would_have_let_crystal_bid():
-    """"8 would have been a legal bid, too, but Brian wanted to prevent Crystal from bidding"."""
+    """ "8 would have been a legal bid, too, but Brian wanted to prevent Crystal from bidding"."""
     g = example_position()
     g.apply({"type": "bid", "player": "Brian", "company": "MHE", "price": 8})
     assert g.next == {"player": "Crystal", "for": "bid", "company": "MHE"}
@@ -114,11 +114,10 @@ def test_left_players_are_skipped_for_the_rest_of_the_auction():
 
 
 def test_bid_may_exceed_the_price_span():
-    """"it may exceed the price range printed on the company card"."""
+    """ "it may exceed the price range printed on the company card"."""
     g = table(PLAYERS, turn=1)
     for abbr in ("BME", "BSE", "KME"):
         place(g, abbr, "available")
     enter_phase(g, 1)
     g.apply({"type": "bid", "player": "Amy", "company": "BME", "price": 30})  # BME's span is 1-2
     assert g.players["Amy"].cash == 0 and "BME" in g.players["Amy"].companies
-

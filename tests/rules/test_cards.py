@@ -21,8 +21,8 @@ from assistant.rules.cards import (
     IPO_PRICES,
     PRICES,
     SHARE_PRICE_CARDS,
-    STARTING_CASH,
     STARS_BY_COLOR,
+    STARTING_CASH,
 )
 
 from .conftest import CARDS_JSON, require
@@ -35,22 +35,28 @@ def cards():
 
 # ---------------------------------------------------------------- against the shared file
 
+
 def test_company_list(cards):
     assert [c["abbr"] for c in cards["companies"]] == list(COMPANIES)
 
 
-@pytest.mark.parametrize("field", ["name", "face_value", "price_span", "income", "color", "stars",
-                                   "highest_of_color", "synergies"])
+@pytest.mark.parametrize(
+    "field", ["name", "face_value", "price_span", "income", "color", "stars", "highest_of_color", "synergies"]
+)
 def test_company_figures(cards, field):
     attr = {"price_span": lambda c: [c.price_min, c.price_max]}.get(field, lambda c: getattr(c, field))
-    mismatches = {c["abbr"]: (c[field], attr(COMPANIES[c["abbr"]])) for c in cards["companies"]
-                  if c[field] != attr(COMPANIES[c["abbr"]])}
+    mismatches = {
+        c["abbr"]: (c[field], attr(COMPANIES[c["abbr"]]))
+        for c in cards["companies"]
+        if c[field] != attr(COMPANIES[c["abbr"]])
+    }
     assert mismatches == {}
 
 
 def test_corporations(cards):
     assert {c["name"]: c["shares"] for c in cards["corporations"]} == {
-        name: corp.shares for name, corp in CORPORATIONS.items()}
+        name: corp.shares for name, corp in CORPORATIONS.items()
+    }
 
 
 def test_deck_counts(cards):
@@ -79,11 +85,14 @@ def test_share_price_row_and_cards(cards):
 
 def test_money_at_the_start(cards):
     assert {int(n): cash for n, cash in cards["starting_cash"].items()} == STARTING_CASH
-    assert cards["foreign_investor"] == {"starting_cash": FOREIGN_INVESTOR_START,
-                                         "extra_income": FOREIGN_INVESTOR_BONUS}
+    assert cards["foreign_investor"] == {
+        "starting_cash": FOREIGN_INVESTOR_START,
+        "extra_income": FOREIGN_INVESTOR_BONUS,
+    }
 
 
 # ---------------------------------------------------------------- rules checks (no file needed)
+
 
 def test_synergies_are_mutual_with_the_same_bonus():
     for a, company in COMPANIES.items():
@@ -96,10 +105,21 @@ def test_synergy_bonus_follows_the_colours():
     red/orange 2, with yellow 4; green with a lower colour 4, with green 8; blue with yellow
     4, with green 8, with blue 16."""
     rank = {c: i for i, c in enumerate(COLORS)}
-    table = {("red", "red"): 1, ("orange", "red"): 1, ("orange", "orange"): 2,
-             ("yellow", "red"): 2, ("yellow", "orange"): 2, ("yellow", "yellow"): 4,
-             ("green", "red"): 4, ("green", "orange"): 4, ("green", "yellow"): 4, ("green", "green"): 8,
-             ("blue", "yellow"): 4, ("blue", "green"): 8, ("blue", "blue"): 16}
+    table = {
+        ("red", "red"): 1,
+        ("orange", "red"): 1,
+        ("orange", "orange"): 2,
+        ("yellow", "red"): 2,
+        ("yellow", "orange"): 2,
+        ("yellow", "yellow"): 4,
+        ("green", "red"): 4,
+        ("green", "orange"): 4,
+        ("green", "yellow"): 4,
+        ("green", "green"): 8,
+        ("blue", "yellow"): 4,
+        ("blue", "green"): 8,
+        ("blue", "blue"): 16,
+    }
     for a, company in COMPANIES.items():
         for b, bonus in company.synergies.items():
             hi, lo = sorted((company.color, COMPANIES[b].color), key=lambda c: -rank[c])
@@ -114,7 +134,7 @@ def test_stars_and_highest_of_each_colour():
 
 
 def test_deck_counts_follow_the_setup_rules():
-    """"draw a number of companies from each pile that is equal to the number of players.
+    """ "draw a number of companies from each pile that is equal to the number of players.
     Exceptions: With 4 players, draw 5 orange companies. With 5 players, draw 7 orange
     companies. With 6 players, simply use all companies" - plus the highest of each colour."""
     per_color = {c: sum(1 for x in COMPANIES.values() if x.color == c) for c in COLORS}

@@ -28,9 +28,18 @@ def test_transcript_passes_the_checker(transcript):
     if transcript is None:
         pytest.skip(f"no transcripts at {CONFORMANCE / 'games'} (../shared is not beside the repository)")
     proc = subprocess.run(
-        [sys.executable, str(CONFORMANCE / "check.py"), "--project", str(REPO), "--python", sys.executable,
-         str(transcript)],
-        capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            str(CONFORMANCE / "check.py"),
+            "--project",
+            str(REPO),
+            "--python",
+            sys.executable,
+            str(transcript),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "1 passed, 0 failed" in proc.stdout, proc.stdout

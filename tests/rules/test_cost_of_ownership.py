@@ -40,20 +40,25 @@ NONE = {"red": 0, "orange": 0, "yellow": 0, "green": 0, "blue": 0}
 
 def synergistic(top, companies=EXAMPLE, cash=20, shares=None, bank=1, name="Synergistic", extra=()):
     g = table(PLAYERS, turn=5)
-    corporation(g, name, price=20, companies=companies, cash=cash,
-                shares={"Amy": 1} if shares is None else shares, bank=bank)
+    corporation(
+        g, name, price=20, companies=companies, cash=cash, shares={"Amy": 1} if shares is None else shares, bank=bank
+    )
     for abbr, owner in extra:
         place(g, abbr, owner)
     drawn_until(g, top)
     return g
 
 
-@pytest.mark.parametrize("top, income, costs", [
-    ("yellow", 18, NONE),
-    ("green", 14, {**NONE, "red": 2}),
-    ("blue", 6, {**NONE, "red": 4, "orange": 4}),
-    (None, -10, {**NONE, "red": 7, "orange": 7, "yellow": 7}),  # the game end card's front
-], ids=["no-cost", "green-on-top", "blue-on-top", "end-card-front"])
+@pytest.mark.parametrize(
+    "top, income, costs",
+    [
+        ("yellow", 18, NONE),
+        ("green", 14, {**NONE, "red": 2}),
+        ("blue", 6, {**NONE, "red": 4, "orange": 4}),
+        (None, -10, {**NONE, "red": 7, "orange": 7, "yellow": 7}),  # the game end card's front
+    ],
+    ids=["no-cost", "green-on-top", "blue-on-top", "end-card-front"],
+)
 def test_synergistic_example_under_cost_of_ownership(top, income, costs):
     g = synergistic(top)
     snap = g.snapshot()

@@ -33,9 +33,11 @@ def example(cash, blockers=(), shares=None, bank=1):
     """Synergistic at 22 with 3 issued shares (Amy 2, the bank 1), plus corporations holding
     other share price cards whose stars exactly meet their requirement (they stay put)."""
     g = table(PLAYERS, turn=2)
-    corporation(g, SYN, price=22, companies=EXAMPLE, cash=cash, shares={"Amy": 2} if shares is None else shares, bank=bank)
+    corporation(
+        g, SYN, price=22, companies=EXAMPLE, cash=cash, shares={"Amy": 2} if shares is None else shares, bank=bank
+    )
     # 2 issued shares at 24 or 27 require 5 stars (4.8 / 5.4 rounded): a yellow and an orange
-    for (name, price), companies in zip(blockers, (["KK", "WT"], ["NS", "BY"])):
+    for (name, price), companies in zip(blockers, (["KK", "WT"], ["NS", "BY"]), strict=False):
         corporation(g, name, price=price, companies=companies, cash=0, shares={"Brian": 1}, bank=1)
     drawn_until(g, "yellow")
     ends = phase_ends(g)

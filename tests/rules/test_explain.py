@@ -17,8 +17,9 @@ PLAYERS = ["Amy", "Brian", "Crystal"]
 
 def synergistic(top="yellow", cash=21, price=22, doppler_at=None):
     g = table(PLAYERS, turn=3)
-    corporation(g, "Synergistic", price=price, companies=["DSB", "MS", "BPM", "BSE"], cash=cash,
-                shares={"Amy": 2}, bank=1)
+    corporation(
+        g, "Synergistic", price=price, companies=["DSB", "MS", "BPM", "BSE"], cash=cash, shares={"Amy": 2}, bank=1
+    )
     if doppler_at:
         corporation(g, "Doppler AG", price=doppler_at, companies=["WT"], cash=0, shares={"Brian": 1}, bank=1)
     drawn_until(g, top)
@@ -29,8 +30,17 @@ def test_income_explanation_names_each_company_pair_and_bonus():
     e = explain.income(synergistic(), "Synergistic")
     assert e["total"] == 18
     text = "\n".join(e["lines"])
-    for part in ("DSB: 5", "MS: 3", "BPM: 2", "BSE: 1", "synergy DSB–MS: +2", "synergy MS–BPM: +1",
-                 "synergy MS–BSE: +1", "synergy BPM–BSE: +1", "Synergistic: 4 synergy markers: +2"):
+    for part in (
+        "DSB: 5",
+        "MS: 3",
+        "BPM: 2",
+        "BSE: 1",
+        "synergy DSB–MS: +2",
+        "synergy MS–BPM: +1",
+        "synergy MS–BSE: +1",
+        "synergy BPM–BSE: +1",
+        "Synergistic: 4 synergy markers: +2",
+    ):
         assert part in text
     assert "No cost of ownership now" in text
 

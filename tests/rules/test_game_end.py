@@ -61,7 +61,9 @@ def test_nothing_unowned_flips_the_end_card_and_the_next_phase_7_ends_the_game()
     snap = g.snapshot()
     price = snap["corporations"]["Doppler AG"]["share_price"]
     for name, p in snap["players"].items():
-        expected = p["cash"] + sum({"DSB": 20}.get(a, 0) for a in p["companies"]) + p["shares"].get("Doppler AG", 0) * price
+        expected = (
+            p["cash"] + sum({"DSB": 20}.get(a, 0) for a in p["companies"]) + p["shares"].get("Doppler AG", 0) * price
+        )
         assert final["scores"][name] == expected
     assert final["ranking"] == sorted(PLAYERS, key=lambda n: (-final["scores"][n], snap["player_order"].index(n)))
 
@@ -77,7 +79,7 @@ def test_price_75_ends_the_game_in_phase_7():
 
 
 def test_two_corporations_may_share_75():
-    """"Should it happen that other corporations reach 75, too, those corporations don't take
+    """ "Should it happen that other corporations reach 75, too, those corporations don't take
     a new share price card ... The shares of a corporation without a share price card have a
     share price of 75." """
     g = table(PLAYERS, turn=9)

@@ -46,8 +46,12 @@ def income_paid(g, name):
 
 def test_synergistic_example_pairs():
     pairs = {frozenset(p[:2]): p[2] for p in synergy_pairs(SYNERGISTIC_EXAMPLE)}
-    assert pairs == {frozenset({"DSB", "MS"}): 2, frozenset({"MS", "BPM"}): 1,
-                     frozenset({"MS", "BSE"}): 1, frozenset({"BPM", "BSE"}): 1}
+    assert pairs == {
+        frozenset({"DSB", "MS"}): 2,
+        frozenset({"MS", "BPM"}): 1,
+        frozenset({"MS", "BSE"}): 1,
+        frozenset({"BPM", "BSE"}): 1,
+    }
 
 
 def test_synergistic_example_income_is_18():
@@ -70,8 +74,9 @@ def test_synergistic_bonus_needs_two_markers():
 
 
 def test_private_companies_have_no_synergies_and_the_foreign_investor_adds_5():
-    g = corp_position("Synergistic", ["PR"], "yellow", extra=[("DSB", "Brian"), ("MS", "Brian"),
-                                                                ("OL", FI), ("KME", FI)])
+    g = corp_position(
+        "Synergistic", ["PR"], "yellow", extra=[("DSB", "Brian"), ("MS", "Brian"), ("OL", FI), ("KME", FI)]
+    )
     snap = g.snapshot()
     assert snap["players"]["Brian"]["income"] == 8  # 5 + 3, the DSB-MS synergy does not count
     assert snap["foreign_investor"]["income"] == 3 + 2 + 5  # OL-KME synergy does not count either
@@ -98,11 +103,14 @@ def test_doppler_doubles_printed_income_not_income_after_cost():
     assert g.snapshot()["corporations"]["Doppler AG"]["income"] == 2
 
 
-@pytest.mark.parametrize("top, expected", [
-    ("blue", 2 + 3 - 8 + 8),       # cost 4 + 4 = 8, fully relieved
-    (None, 2 + 3 - 14 + 10),       # end card front: 7 + 7 = 14, relief only 10
-    ("yellow", 5),                 # no cost: no relief, never a bonus
-])
+@pytest.mark.parametrize(
+    "top, expected",
+    [
+        ("blue", 2 + 3 - 8 + 8),  # cost 4 + 4 = 8, fully relieved
+        (None, 2 + 3 - 14 + 10),  # end card front: 7 + 7 = 14, relief only 10
+        ("yellow", 5),  # no cost: no relief, never a bonus
+    ],
+)
 def test_vintage_machinery_relief_up_to_10(top, expected):
     g = corp_position("Vintage Machinery", ["MHE", "WT"], top)
     assert g.snapshot()["corporations"]["Vintage Machinery"]["income"] == expected

@@ -37,10 +37,10 @@ def ipo_position(abbr, top=None, amy_cash=30):
 @pytest.mark.parametrize(
     "abbr, top, corporation, price, shares_each, payment, treasury",
     [
-        ("MHE", None, "Prussian Railway", 11, 1, 3, 14),   # the Prussian Railway example
-        ("BY", "orange", "Doppler AG", 12, 1, 0, 12),        # example 1
-        ("BY", "orange", "Doppler AG", 11, 2, 10, 32),       # example 2
-        ("CDG", "blue", "Stock Masters", 30, 2, 0, 60),      # example 3
+        ("MHE", None, "Prussian Railway", 11, 1, 3, 14),  # the Prussian Railway example
+        ("BY", "orange", "Doppler AG", 12, 1, 0, 12),  # example 1
+        ("BY", "orange", "Doppler AG", 11, 2, 10, 32),  # example 2
+        ("CDG", "blue", "Stock Masters", 30, 2, 0, 60),  # example 3
     ],
     ids=["prussian-railway-MHE-11", "example1-BY-12", "example2-BY-11", "example3-CDG-30"],
 )
@@ -80,7 +80,7 @@ def test_ipo_menu_lists_the_examples_terms():
 
 
 def test_face_value_equal_to_the_price_pays_nothing():
-    """"In case the share price matches the face value, you simply don't have to pay anything"."""
+    """ "In case the share price matches the face value, you simply don't have to pay anything"."""
     g, ends = ipo_position("BY", "orange", amy_cash=0)
     g.apply({"type": "ipo", "company": "BY", "corporation": "Synergistic", "price": 12})
     assert ends[(1, 9)]["players"]["Amy"]["cash"] == 0
@@ -110,7 +110,7 @@ def test_ipo_order_example():
 
 
 def test_a_decision_cannot_be_revised():
-    """"Amy has to decide first, and cannot revise her decision later during the same phase"."""
+    """ "Amy has to decide first, and cannot revise her decision later during the same phase"."""
     g = table(PLAYERS, turn=2)
     for abbr, owner in (("MS", "Amy"), ("WT", "Brian")):
         place(g, abbr, owner)

@@ -40,12 +40,16 @@ def test_issue_moves_down_and_the_bank_pays_the_new_price():
     g.apply({"type": "issue", "corporation": "Doppler AG"})
     corp = ends[(3, 8)]["corporations"]["Doppler AG"]
     assert (corp["share_price"], corp["cash"], corp["issued"], corp["bank_shares"], corp["unissued"]) == (
-        18, 28, 3, 2, 2)
+        18,
+        28,
+        3,
+        2,
+        2,
+    )
 
 
 def test_issue_leapfrogs_cards_in_use():
-    g, ends = position(("Doppler AG", 20, {"Amy": 1}, 1, ["DSB"]),
-                       ("Synergistic", 18, {"Brian": 1}, 1, ["KK"]))
+    g, ends = position(("Doppler AG", 20, {"Amy": 1}, 1, ["DSB"]), ("Synergistic", 18, {"Brian": 1}, 1, ["KK"]))
     g.apply({"type": "issue", "corporation": "Doppler AG"})
     g.apply({"type": "skip_issue", "corporation": "Synergistic"})
     corps = ends[(3, 8)]["corporations"]
@@ -62,9 +66,11 @@ def test_stock_masters_keeps_its_price_and_receives_it():
 
 
 def test_in_share_price_order_and_only_with_unissued_shares():
-    g, _ = position(("Doppler AG", 16, {"Amy": 1}, 1, ["DSB"]),
-                    ("Stars, Inc.", 24, {"Brian": 2}, 2, ["KK"]),  # all 4 issued: not asked
-                    ("Synergistic", 20, {"Crystal": 1}, 1, ["NS"]))
+    g, _ = position(
+        ("Doppler AG", 16, {"Amy": 1}, 1, ["DSB"]),
+        ("Stars, Inc.", 24, {"Brian": 2}, 2, ["KK"]),  # all 4 issued: not asked
+        ("Synergistic", 20, {"Crystal": 1}, 1, ["NS"]),
+    )
     asked = []
     while g.phase == 8:
         asked.append(g.next["corporation"])

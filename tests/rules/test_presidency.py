@@ -54,7 +54,7 @@ def test_same_sale_with_crystal_right_after_amy():
 
 
 def test_wrap_around_the_player_order():
-    """"the player order is cyclic, the last player is followed by the first"."""
+    """ "the player order is cyclic, the last player is followed by the first"."""
     g = stars_position(["Crystal", "Brian", "Amy"], {"Amy": 1, "Crystal": 1, "Brian": 1}, "Amy")
     enter_phase(g, 1, actor="Amy")
     g.apply({"type": "sell_share", "player": "Amy", "corporation": STARS})

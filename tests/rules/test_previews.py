@@ -41,8 +41,13 @@ STYLES = {
     # keeps its companies private and never closes them: late costs of ownership force closings
     "keeper": {"bid": 3, "skip_ipo": 8, "ipo": 0.2, "close": 0.01, "buy_share": 0.3},
 }
-SEEDS = [(n, style, 7000 + 31 * n + i) for n in (2, 3, 4, 5, 6) for i, style in enumerate(STYLES)] + \
-        [(3, "uniform", 7101), (4, "buyer", 7102), (5, "seller", 7103), (3, "climber", 7104), (4, "keeper", 7105)]
+SEEDS = [(n, style, 7000 + 31 * n + i) for n in (2, 3, 4, 5, 6) for i, style in enumerate(STYLES)] + [
+    (3, "uniform", 7101),
+    (4, "buyer", 7102),
+    (5, "seller", 7103),
+    (3, "climber", 7104),
+    (4, "keeper", 7105),
+]
 EVENT_CAP = {"climber": 600}  # climbing games are longer; others stop at 320 events
 TIME_BUDGET = 30.0  # seconds for the whole run; the required coverage must be reached before
 
@@ -112,8 +117,17 @@ def check_dividend(g: Game, seen: Counter) -> None:
             assert a.players[p.name].cash - p.cash == row["payouts"].get(p.name, 0), (p.name, row)
         assert sum(row["payouts"].values()) == amount * corp.issued
         assert row["payouts"].get("Bank", 0) == amount * corp.bank_shares
-        effect = ("bankrupt" if bankrupt else "75" if row["new_price"] == 75 else "keep"
-                  if row["new_price"] == corp.price else "raise" if row["new_price"] > corp.price else "drop")
+        effect = (
+            "bankrupt"
+            if bankrupt
+            else "75"
+            if row["new_price"] == 75
+            else "keep"
+            if row["new_price"] == corp.price
+            else "raise"
+            if row["new_price"] > corp.price
+            else "drop"
+        )
         assert row["effect"] == effect, (row, corp.price)
         seen["dividend:" + effect] += 1
     over = {"type": "dividend", "corporation": name, "amount": item["max"] + 1}
@@ -132,8 +146,11 @@ def check_ipo(g: Game, rng: random.Random, seen: Counter) -> None:
     for row in calc["rows"]:
         by_price.setdefault(row["price"], []).append(row)
     # every price; per price two charters (Stars, Inc. counts 2 stars more: always when free)
-    sample = [r for rows in by_price.values()
-              for r in rng.sample(rows, min(2, len(rows))) + [x for x in rows if x["corporation"] == "Stars, Inc."]]
+    sample = [
+        r
+        for rows in by_price.values()
+        for r in rng.sample(rows, min(2, len(rows))) + [x for x in rows if x["corporation"] == "Stars, Inc."]
+    ]
     for row in sample:
         event = {"type": "ipo", "company": abbr, "corporation": row["corporation"], "price": row["price"]}
         if not row["affordable"]:
@@ -142,7 +159,11 @@ def check_ipo(g: Game, rng: random.Random, seen: Counter) -> None:
             continue
         opt = offered[(row["corporation"], row["price"])]
         assert (opt["payment"], opt["treasury"], opt["owner_shares"], opt["bank_shares"]) == (
-            row["payment"], row["treasury"], row["owner_shares"], row["bank_shares"])
+            row["payment"],
+            row["treasury"],
+            row["owner_shares"],
+            row["bank_shares"],
+        )
         a = after(g, event)
         c = a.corps[row["corporation"]]
         assert owner.cash - a.players[owner.name].cash == row["payment"]
@@ -328,10 +349,29 @@ def test_previews_equal_the_game_after_the_event():
             check_banker(g.journal[-1])
         games += 1
     assert games >= 10, f"only {games} games in the time budget"
-    needed = ["dividend:raise", "dividend:keep", "dividend:drop", "ipo:formed", "ipo:unaffordable",
-              "trade:buy", "trade:sell", "trade:president", "trade:receivership", "trade:bankrupt", "trade:refused",
-              "dividend:bankrupt", "acquire:player", "acquire:corporation", "acquire:foreign", "acquire:synergy",
-              "close:player", "close:corporation", "close:must", "outlook:change", "game over"]
+    needed = [
+        "dividend:raise",
+        "dividend:keep",
+        "dividend:drop",
+        "ipo:formed",
+        "ipo:unaffordable",
+        "trade:buy",
+        "trade:sell",
+        "trade:president",
+        "trade:receivership",
+        "trade:bankrupt",
+        "trade:refused",
+        "dividend:bankrupt",
+        "acquire:player",
+        "acquire:corporation",
+        "acquire:foreign",
+        "acquire:synergy",
+        "close:player",
+        "close:corporation",
+        "close:must",
+        "outlook:change",
+        "game over",
+    ]
     missing = [k for k in needed if not seen[k]]
     assert not missing, (missing, seen)
 
@@ -343,5 +383,6 @@ def test_helpers_outside_their_decision():
     assert preview.must_close(g) == []
     assert [r["total"] for r in preview.standings(g)] == [30, 30, 30]
     assert preview.banker_sheet({"moves": []}) == []
-    assert preview.banker_sheet({"moves": [("Bank", "Amy", 5, "x"), ("Bank", "Brian", 3, "y"),
-                                           ("Bank", "Amy", 1, "z")]}) == ["Bank pays Amy 6; Brian 3"]
+    assert preview.banker_sheet(
+        {"moves": [("Bank", "Amy", 5, "x"), ("Bank", "Brian", 3, "y"), ("Bank", "Amy", 1, "z")]}
+    ) == ["Bank pays Amy 6; Brian 3"]

@@ -49,23 +49,46 @@ from assistant.rules.cards import (
 GAMES_PER_PLAYER_COUNT = 60  # 5 player counts: 300 capped games
 EVENT_CAP = {"uniform": 300, "seller": 300, "climber": 450}  # climbing games are longer
 TRY_OTHER_ITEM = 0.2  # share of events after which another menu item is applied to a copy
-FULL_GAMES = [(2, "uniform", 9001), (3, "climber", 9002), (4, "seller", 9003), (5, "uniform", 9004),
-              (6, "climber", 9005), (4, "uniform", 9006)]
+FULL_GAMES = [
+    (2, "uniform", 9001),
+    (3, "climber", 9002),
+    (4, "seller", 9003),
+    (5, "uniform", 9004),
+    (6, "climber", 9005),
+    (4, "uniform", 9006),
+]
 STYLES = ("uniform", "seller", "climber")
 FOREIGN_INVESTOR = "Foreign investor"  # the foreign investor's name in the money moves
 
 
 # ---------------------------------------------------------------------------- picking
 
+
 class Picker:
     """Chooses a menu item and the amounts in it, in one of the STYLES."""
 
     WEIGHTS = {
         "uniform": {},
-        "seller": {"sell_share": 8, "buy_share": 1.5, "pass": 0.5, "bid": 0.7, "issue": 4, "skip_issue": 1,
-                   "close": 0.3, "ipo": 2},
-        "climber": {"buy_share": 4, "sell_share": 0.05, "pass": 1, "bid": 0.6, "issue": 1, "skip_issue": 3,
-                    "close": 0.03, "ipo": 2},
+        "seller": {
+            "sell_share": 8,
+            "buy_share": 1.5,
+            "pass": 0.5,
+            "bid": 0.7,
+            "issue": 4,
+            "skip_issue": 1,
+            "close": 0.3,
+            "ipo": 2,
+        },
+        "climber": {
+            "buy_share": 4,
+            "sell_share": 0.05,
+            "pass": 1,
+            "bid": 0.6,
+            "issue": 1,
+            "skip_issue": 3,
+            "close": 0.03,
+            "ipo": 2,
+        },
     }
 
     def __init__(self, seed: int, style: str):
@@ -137,6 +160,7 @@ class Picker:
 
 # ---------------------------------------------------------------------------- invariants
 
+
 def money(g: Game) -> dict[str, int]:
     out = {name: p.cash for name, p in g.players.items()}
     out[FOREIGN_INVESTOR] = g.fi.cash
@@ -188,6 +212,7 @@ def check_state(snap: dict, g: Game) -> None:
 
 # ---------------------------------------------------------------------------- illegal events
 
+
 def perturbations(g: Game, menu: list[dict], chosen: dict, rng: random.Random):
     """(category, event) pairs that the rules must refuse now."""
     out = []
@@ -221,8 +246,9 @@ def perturbations(g: Game, menu: list[dict], chosen: dict, rng: random.Random):
         if wrong:
             out.append(("reveal wrong colour", {"type": "reveal", "company": rng.choice(wrong)}))
         if g.open_deck is None and len(menu[0]["choices"]) == 1:
-            others = [a for a, c in COMPANIES.items() if c.color == color and a not in g.seen
-                      and a not in menu[0]["choices"]]
+            others = [
+                a for a, c in COMPANIES.items() if c.color == color and a not in g.seen and a not in menu[0]["choices"]
+            ]
             if others:
                 out.append(("reveal: highest card must be last", {"type": "reveal", "company": others[0]}))
         out.append(("event while a card is drawn", {"type": "pass", "player": rng.choice(players)}))
@@ -245,8 +271,12 @@ def outside_menu(g: Game, menu: list[dict], rng: random.Random):
         biddable = {i["company"] for i in menu if i["type"] == "bid"}
         for abbr in g.available + g.unavailable:
             if abbr not in biddable:
-                out.append(("bid outside menu", {"type": "bid", "player": actor, "company": abbr,
-                                                 "price": COMPANIES[abbr].face_value}))
+                out.append(
+                    (
+                        "bid outside menu",
+                        {"type": "bid", "player": actor, "company": abbr, "price": COMPANIES[abbr].face_value},
+                    )
+                )
         free = [n for n in CORPORATIONS if n not in g.corps]
         if free:
             out.append(("buy outside menu", {"type": "buy_share", "player": actor, "corporation": free[0]}))
@@ -290,16 +320,24 @@ def outside_menu(g: Game, menu: list[dict], rng: random.Random):
         bad = [p for p in PRICES if p not in IPO_PRICES[color]]
         free = [n for n in CORPORATIONS if n not in g.corps]
         charter = free[0] if free else "Prussian Railway"
-        out.append(("IPO price not allowed", {"type": "ipo", "company": head, "corporation": charter,
-                                              "price": rng.choice(bad)}))
+        out.append(
+            (
+                "IPO price not allowed",
+                {"type": "ipo", "company": head, "corporation": charter, "price": rng.choice(bad)},
+            )
+        )
         taken = [p for p in IPO_PRICES[color] if p in g.price_holder]
         if taken:
             out.append(("IPO price taken", {"type": "ipo", "company": head, "corporation": charter, "price": taken[0]}))
         if g.corps:
             offered = next(i for i in menu if i["type"] == "ipo")["options"]
             price = offered[0]["price"] if offered else IPO_PRICES[color][0]
-            out.append(("IPO charter in use", {"type": "ipo", "company": head, "corporation": next(iter(g.corps)),
-                                               "price": price}))
+            out.append(
+                (
+                    "IPO charter in use",
+                    {"type": "ipo", "company": head, "corporation": next(iter(g.corps)), "price": price},
+                )
+            )
         owner, face = g.owner[head], COMPANIES[head].face_value
         for p in IPO_PRICES[color]:
             payment = (2 if face > p else 1) * p - face  # Form Corporation, by hand
@@ -311,8 +349,10 @@ def outside_menu(g: Game, menu: list[dict], rng: random.Random):
 
 # ---------------------------------------------------------------------------- one game
 
-def play(seed: int, n_players: int, style: str, cap: int | None, stats: Counter, options=(), deck=None,
-         persons=None) -> Game:
+
+def play(
+    seed: int, n_players: int, style: str, cap: int | None, stats: Counter, options=(), deck=None, persons=None
+) -> Game:
     players = [f"P{i}" for i in range(1, n_players + 1)]
     g = Game(players, options, deck=deck, persons=persons)
     picker = Picker(seed, style)
@@ -342,12 +382,14 @@ def play(seed: int, n_players: int, style: str, cap: int | None, stats: Counter,
         if rng.random() < TRY_OTHER_ITEM:
             other = rng.choice(menu)
             extreme = rng.choice(("min", "max"))
-            trial_ev = events_of(other, lambda *a: (a[0] if extreme == "min" else a[1]) if len(a) == 2
-                                 else rng.choice(a[0]))
+            trial_ev = events_of(
+                other,
+                lambda *a, extreme=extreme: (a[0] if extreme == "min" else a[1]) if len(a) == 2 else rng.choice(a[0]),
+            )
             try:
                 g.clone().apply(trial_ev)
             except RuleError as e:  # pragma: no cover - a failure message
-                raise AssertionError(f"{where}: the menu offers {other} but {trial_ev} is refused: {e.message}")
+                raise AssertionError(f"{where}: the menu offers {other} but {trial_ev} is refused: {e.message}") from e
             stats["menu items tried on a copy"] += 1
 
         # the chosen event
@@ -356,7 +398,7 @@ def play(seed: int, n_players: int, style: str, cap: int | None, stats: Counter,
         try:
             g.apply(ev)
         except RuleError as e:  # pragma: no cover - a failure message
-            raise AssertionError(f"{where}: menu event {ev} refused: {e.message}")
+            raise AssertionError(f"{where}: menu event {ev} refused: {e.message}") from e
         stats["events"] += 1
         stats["event: " + ev["type"]] += 1
         check_money(before, money(g), g.journal[-1]["moves"])
@@ -396,7 +438,7 @@ def play(seed: int, n_players: int, style: str, cap: int | None, stats: Counter,
     return g
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def run_player_count(n_players: int) -> Counter:
     stats = Counter()
     for k in range(GAMES_PER_PLAYER_COUNT):
@@ -453,15 +495,50 @@ def test_playouts_reach_the_rare_parts():
         total += run_player_count(n)
     print("\nplayout totals:", dict(sorted(total.items())))
     assert total["games"] == 5 * GAMES_PER_PLAYER_COUNT
-    for part in ("receivership", "bankruptcy", "intervention asked", "intervention", "no intervention",
-                 "game ends in phase 1", "game ends in phase 7", "end card flipped"):
+    for part in (
+        "receivership",
+        "bankruptcy",
+        "intervention asked",
+        "intervention",
+        "no intervention",
+        "game ends in phase 1",
+        "game ends in phase 7",
+        "end card flipped",
+    ):
         assert total[part] >= 1, f"no {part} in {total['games']} games"
-    for kind in ("reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "done", "close",
-                 "dividend", "issue", "skip_issue", "ipo", "skip_ipo", "no_intervention"):
+    for kind in (
+        "reveal",
+        "pass",
+        "bid",
+        "leave",
+        "buy_share",
+        "sell_share",
+        "acquire",
+        "done",
+        "close",
+        "dividend",
+        "issue",
+        "skip_issue",
+        "ipo",
+        "skip_ipo",
+        "no_intervention",
+    ):
         assert total["event: " + kind] >= 1, kind
-    for category in ("wrong player", "below minimum", "above maximum", "unknown company", "wrong phase",
-                     "reveal seen card", "reveal wrong colour", "buy outside menu", "sell outside menu",
-                     "acquire outside menu", "close outside menu", "not this corporation's turn",
-                     "IPO price not allowed", "IPO price taken", "IPO charter in use"):
+    for category in (
+        "wrong player",
+        "below minimum",
+        "above maximum",
+        "unknown company",
+        "wrong phase",
+        "reveal seen card",
+        "reveal wrong colour",
+        "buy outside menu",
+        "sell outside menu",
+        "acquire outside menu",
+        "close outside menu",
+        "not this corporation's turn",
+        "IPO price not allowed",
+        "IPO price taken",
+        "IPO charter in use",
+    ):
         assert total["refused: " + category] >= 1, category
-

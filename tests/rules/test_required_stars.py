@@ -27,8 +27,33 @@ def by_hand(n: int, price: int) -> int:
 
 
 def test_every_card_between_0_and_75_has_stars_for_2_to_7_shares():
-    assert CARDS_WITH_STARS == [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 18, 20, 22, 24, 27, 30, 33, 37, 41, 45, 50,
-                                55, 61, 68]
+    assert CARDS_WITH_STARS == [
+        5,
+        6,
+        7,
+        8,
+        9,
+        10,
+        11,
+        12,
+        13,
+        14,
+        16,
+        18,
+        20,
+        22,
+        24,
+        27,
+        30,
+        33,
+        37,
+        41,
+        45,
+        50,
+        55,
+        61,
+        68,
+    ]
     for price in CARDS_WITH_STARS:
         assert sorted(SHARE_PRICE_CARDS[price][2]) == list(SHARE_COUNTS), price
 
@@ -51,11 +76,16 @@ def test_format_examples():
 def test_pythons_round_would_get_the_halves_wrong():
     # round() rounds 6.5 to 6 (banker's rounding): 5 shares at 13 would need 6 stars, not 7
     assert round(5 * 13 / 10) == 6 != SHARE_PRICE_CARDS[13][2][5]
-    wrong = [(n, p) for p in CARDS_WITH_STARS for n in SHARE_COUNTS
-             if round(Fraction(n * p, 10)) != SHARE_PRICE_CARDS[p][2][n]]
+    wrong = [
+        (n, p)
+        for p in CARDS_WITH_STARS
+        for n in SHARE_COUNTS
+        if round(Fraction(n * p, 10)) != SHARE_PRICE_CARDS[p][2][n]
+    ]
     # exactly the halves with an even integer part: 0.5 above an even number
-    halves_to_even = [(n, p) for p in CARDS_WITH_STARS for n in SHARE_COUNTS
-                      if (n * p) % 10 == 5 and (n * p // 10) % 2 == 0]
+    halves_to_even = [
+        (n, p) for p in CARDS_WITH_STARS for n in SHARE_COUNTS if (n * p) % 10 == 5 and (n * p // 10) % 2 == 0
+    ]
     assert wrong == halves_to_even
     assert (5, 13) in wrong and len(wrong) >= 5
     # 3 shares at 22 is 6.6: not a half, so round() happens to agree there

@@ -24,15 +24,23 @@ from .builders import corporation, drawn_until, enter_phase, phase_ends, place, 
 PLAYERS = ["Amy", "Brian", "Crystal"]
 
 
-def market(price, others=(), amy_cash=30, amy_shares=1, bank=2, corp_cash=10, companies=("DSB",), order=None,
-           private=()):
+def market(
+    price, others=(), amy_cash=30, amy_shares=1, bank=2, corp_cash=10, companies=("DSB",), order=None, private=()
+):
     """Turn 4, phase 1, Amy to act; Stars, Inc. at ``price``; ``others``: (name, price) of
     corporations holding other cards (Brian is their president); ``private``: (company, player)."""
     g = table(PLAYERS, cash={"Amy": amy_cash}, turn=4, order=order)
     for abbr, owner in private:
         place(g, abbr, owner)
-    corporation(g, "Stars, Inc.", price=price, companies=list(companies), cash=corp_cash,
-                shares={"Amy": amy_shares} if amy_shares else {}, bank=bank)
+    corporation(
+        g,
+        "Stars, Inc.",
+        price=price,
+        companies=list(companies),
+        cash=corp_cash,
+        shares={"Amy": amy_shares} if amy_shares else {},
+        bank=bank,
+    )
     extra = iter(["KK", "NS", "SBB", "B"])
     for name, p in others:
         corporation(g, name, price=p, companies=[next(extra)], cash=0, shares={"Brian": 1}, bank=1)
@@ -40,13 +48,16 @@ def market(price, others=(), amy_cash=30, amy_shares=1, bank=2, corp_cash=10, co
     return g
 
 
-@pytest.mark.parametrize("price, others, buy, sell", [
-    (20, [], 22, 18),
-    (20, [("Doppler AG", 22)], 24, 18),
-    (20, [("Doppler AG", 22), ("Synergistic", 24)], 27, 18),
-    (20, [("Doppler AG", 18), ("Synergistic", 16)], 22, 14),
-    (5, [], 6, 0),
-])
+@pytest.mark.parametrize(
+    "price, others, buy, sell",
+    [
+        (20, [], 22, 18),
+        (20, [("Doppler AG", 22)], 24, 18),
+        (20, [("Doppler AG", 22), ("Synergistic", 24)], 27, 18),
+        (20, [("Doppler AG", 18), ("Synergistic", 16)], 22, 14),
+        (5, [], 6, 0),
+    ],
+)
 def test_menu_prices_skip_cards_in_use(price, others, buy, sell):
     g = enter_phase(market(price, others), 1, actor="Amy")
     items = {i["type"]: i for i in g.legal_actions() if i.get("corporation") == "Stars, Inc."}

@@ -39,6 +39,7 @@ def open_deck(n: int, skip_lowest: int = 0) -> list[str]:
 
 # ---------------------------------------------------------------------------- open companies
 
+
 def test_open_deck_reveals_must_be_in_the_deck():
     deck = open_deck(3, skip_lowest=1)  # reds: BSE, KME, AKE and the MHE; not the BME
     g = Game(PLAYERS3, ["open_companies"], deck=deck)
@@ -65,13 +66,17 @@ def test_open_deck_last_card_is_the_one_left():
     assert g.next == {"for": "reveal", "color": "red", "choices": ["BSE"]}
 
 
-@pytest.mark.parametrize("deck, why", [
-    (None, "needs the list"),
-    (open_deck(3)[:-1], "blue"),
-    (open_deck(3) + ["XYZ"], "XYZ"),
-    ([a for a in open_deck(3) if a != "MHE"] + ["AKE"], "MHE"),
-    (open_deck(3)[:1] + open_deck(3), "twice"),
-], ids=["no deck", "a blue card short", "unknown company", "highest red missing", "duplicate"])
+@pytest.mark.parametrize(
+    "deck, why",
+    [
+        (None, "needs the list"),
+        (open_deck(3)[:-1], "blue"),
+        (open_deck(3) + ["XYZ"], "XYZ"),
+        ([a for a in open_deck(3) if a != "MHE"] + ["AKE"], "MHE"),
+        (open_deck(3)[:1] + open_deck(3), "twice"),
+    ],
+    ids=["no deck", "a blue card short", "unknown company", "highest red missing", "duplicate"],
+)
 def test_open_deck_must_be_a_legal_deck(deck, why):
     with pytest.raises(RuleError) as err:
         Game(PLAYERS3, ["open_companies"], deck=deck)

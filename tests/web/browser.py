@@ -12,12 +12,18 @@ import pytest
 from .conftest import make_app
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PHONE = {"width": 360, "height": 740}
-NEEDS_CHROMIUM = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                    reason="needs Debian's chromium (scripts/test.sh)")
+NEEDS_CHROMIUM = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (scripts/test.sh)")
 
 
 @pytest.fixture

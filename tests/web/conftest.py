@@ -18,8 +18,13 @@ CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
 def make_app(db_path, **extra):
-    config = {"DATABASE": str(db_path), "TESTING": True, "SECRET_KEY": "test-secret", "LAN_IP": "192.168.7.7",
-              "INSTANCE_PATH": str(Path(db_path).parent / "instance")}
+    config = {
+        "DATABASE": str(db_path),
+        "TESTING": True,
+        "SECRET_KEY": "test-secret",
+        "LAN_IP": "192.168.7.7",
+        "INSTANCE_PATH": str(Path(db_path).parent / "instance"),
+    }
     config.update(extra)
     return create_app(config)
 
@@ -95,3 +100,7 @@ class Table:
 @pytest.fixture
 def table(client):
     return Table(client)
+
+
+# the browser tests' fixtures (browser.py imports make_app from here, so this comes last)
+from .browser import browser, live  # noqa: E402, F401, I001

@@ -56,8 +56,10 @@ def _investment(g):
 def _acquisition(g):
     if _for(g) != "acquisition":
         return False
-    return any(m["type"] == "acquire" and m["min"] < m["max"] and g.owner[m["company"]].kind == "player"
-               for m in g.legal_actions())
+    return any(
+        m["type"] == "acquire" and m["min"] < m["max"] and g.owner[m["company"]].kind == "player"
+        for m in g.legal_actions()
+    )
 
 
 def _closing(g):
@@ -67,8 +69,13 @@ def _closing(g):
     return owners == {"player", "corporation"}
 
 
-PREDICATES = {"dividend": _dividend, "ipo": _ipo, "investment": _investment, "acquisition": _acquisition,
-              "closing": _closing}
+PREDICATES = {
+    "dividend": _dividend,
+    "ipo": _ipo,
+    "investment": _investment,
+    "acquisition": _acquisition,
+    "closing": _closing,
+}
 
 
 @cache

@@ -18,7 +18,7 @@ class Form:
 
     def submission(self, button=0, number=None, option=0) -> dict:
         data = dict(self.fields)
-        for name, lo, hi, value in self.numbers:
+        for name, _lo, _hi, value in self.numbers:
             data[name] = str(value if number is None else number)
         for name, values in self.selects.items():
             data[name] = values[option % len(values)]

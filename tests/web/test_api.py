@@ -46,10 +46,17 @@ def test_post_event_422_with_engine_message(table, store):
 
 def test_post_event_400_when_malformed(client, table):
     gid = table.started_game()
-    for body in ([], {"event": {"type": "pass"}}, {"seq": "3", "event": {"type": "pass"}},
-                 {"seq": True, "event": {"type": "pass"}}, {"seq": 3}, {"seq": 3, "event": "pass"},
-                 {"seq": 3, "event": {"player": "Amy"}}, {"seq": 3, "token": 7, "event": {"type": "pass"}},
-                 {"seq": -1, "event": {"type": "pass"}}):
+    for body in (
+        [],
+        {"event": {"type": "pass"}},
+        {"seq": "3", "event": {"type": "pass"}},
+        {"seq": True, "event": {"type": "pass"}},
+        {"seq": 3},
+        {"seq": 3, "event": "pass"},
+        {"seq": 3, "event": {"player": "Amy"}},
+        {"seq": 3, "token": 7, "event": {"type": "pass"}},
+        {"seq": -1, "event": {"type": "pass"}},
+    ):
         resp = table.post_json(gid, body)
         assert resp.status_code == 400, body
         assert resp.get_json()["error"]

@@ -6,8 +6,7 @@ import re
 
 import pytest
 
-from .browser import ARTIFACTS, CHROMIUM, PHONE, browser, live  # noqa: F401 (fixtures used by name)
-
+from .browser import ARTIFACTS, CHROMIUM, PHONE
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (scripts/test.sh)")
@@ -99,6 +98,7 @@ def test_playing_without_javascript(live, browser):
 
 # ---------------------------------------------------------------------------------------------
 # Turn 1 at a table with two phones: setup reveals, auctions, passes, wrap-up, closing, IPOs.
+
 
 def _check_phone_layout(page, where: str) -> None:
     """360 px: no sideways scrolling, touch targets of at least 44 px, colours paired with a mark."""
@@ -195,14 +195,14 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
         def do(page):
             button = page.locator("#c-actions").get_by_role("button", name=name, exact=True)
             if fill is not None or prefilled is not None:
-                form = page.locator("#c-actions form.act",
-                                    has=page.get_by_role("button", name=name, exact=True))
+                form = page.locator("#c-actions form.act", has=page.get_by_role("button", name=name, exact=True))
                 box = form.locator("input[type=number]")
                 if prefilled is not None:
                     expect(box).to_have_value(str(prefilled))  # the minimum is pre-filled
                 if fill is not None:
                     box.fill(str(fill))
             button.click()
+
         return do
 
     def reveal(company):
@@ -217,6 +217,7 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
             shots.append(_shot(page, "04-ipo-choice-360.png"))
             _check_phone_layout(page, "IPO choice")
             page.locator("#c-actions").get_by_role("button", name=f"Take {company} public").click()
+
         return do
 
     shots: list[str] = []
@@ -225,31 +226,52 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
     expect(brian.locator("#c-banner .when")).to_have_text(re.compile("Setup: initial offering"))
     step("Amy", {"type": "reveal", "company": "BME"}, reveal("BME"))
     step("Brian", {"type": "reveal", "company": "BSE"}, reveal("BSE"))
-    step("Amy", {"type": "reveal", "company": "KME"}, reveal("KME"),
-         check=lambda p: expect(p.locator("#c-offering .chip")).to_have_count(3))
+    step(
+        "Amy",
+        {"type": "reveal", "company": "KME"},
+        reveal("KME"),
+        check=lambda p: expect(p.locator("#c-offering .chip")).to_have_count(3),
+    )
     expect(amy.locator("#c-banner")).to_have_class(re.compile("my-turn"))
     expect(brian.locator("#c-banner")).not_to_have_class(re.compile("my-turn"))
     shots.append(_shot(amy, "01-after-setup-360.png"))
     _check_phone_layout(amy, "after setup")
 
     # -- phase 1: an auction started, raised and left; the automatic reveal after it -------------------
-    step("Amy", {"type": "bid", "player": "Amy", "company": "KME", "price": 5},
-         tap("Start an auction for KME", prefilled=5))
-    step("Brian", {"type": "bid", "player": "Brian", "company": "KME", "price": 6},
-         tap("Raise the bid for KME", prefilled=6),
-         check=lambda p: expect(p.locator("#c-offering .auction")).to_contain_text("high bid 6 by Brian"))
+    step(
+        "Amy",
+        {"type": "bid", "player": "Amy", "company": "KME", "price": 5},
+        tap("Start an auction for KME", prefilled=5),
+    )
+    step(
+        "Brian",
+        {"type": "bid", "player": "Brian", "company": "KME", "price": 6},
+        tap("Raise the bid for KME", prefilled=6),
+        check=lambda p: expect(p.locator("#c-offering .auction")).to_contain_text("high bid 6 by Brian"),
+    )
     step("Amy", {"type": "leave", "player": "Crystal"}, tap("Leave the auction for KME"))  # Amy's phone for Crystal
     step("Amy", {"type": "bid", "player": "Amy", "company": "KME", "price": 7}, tap("Raise the bid for KME", fill=7))
     expect(brian.locator("#c-banner")).to_have_class(re.compile("my-turn"))
     shots.append(_shot(brian, "02-auction-360.png"))
     _check_phone_layout(brian, "during an auction")
-    step("Brian", {"type": "leave", "player": "Brian"}, tap("Leave the auction for KME"),
-         check=lambda p: expect(p.locator("#c-players article", has_text="Amy")).to_contain_text("KME"))
+    step(
+        "Brian",
+        {"type": "leave", "player": "Brian"},
+        tap("Leave the auction for KME"),
+        check=lambda p: expect(p.locator("#c-players article", has_text="Amy")).to_contain_text("KME"),
+    )
     assert game.next["for"] == "reveal" and game.next["choices"] == ["MHE"]  # the last red card
-    step("Brian", {"type": "reveal", "company": "MHE"}, reveal("MHE"),
-         check=lambda p: expect(p.locator("#c-offering")).to_contain_text("MHE"))
-    step("Brian", {"type": "bid", "player": "Brian", "company": "BSE", "price": 2},
-         tap("Start an auction for BSE", prefilled=2))
+    step(
+        "Brian",
+        {"type": "reveal", "company": "MHE"},
+        reveal("MHE"),
+        check=lambda p: expect(p.locator("#c-offering")).to_contain_text("MHE"),
+    )
+    step(
+        "Brian",
+        {"type": "bid", "player": "Brian", "company": "BSE", "price": 2},
+        tap("Start an auction for BSE", prefilled=2),
+    )
     step("Amy", {"type": "bid", "player": "Crystal", "company": "BSE", "price": 3}, tap("Raise the bid for BSE"))
     step("Amy", {"type": "leave", "player": "Amy"}, tap("Leave the auction for BSE"))
     step("Brian", {"type": "leave", "player": "Brian"}, tap("Leave the auction for BSE"))
@@ -257,8 +279,12 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
     # -- passes until phase 1 ends; the wrap-up: new order, the foreign investor buys and a card is drawn ----
     step("Amy", {"type": "pass", "player": "Crystal"}, tap("Pass"))
     step("Amy", {"type": "pass", "player": "Amy"}, tap("Pass"))
-    step("Brian", {"type": "pass", "player": "Brian"}, tap("Pass"),
-         check=lambda p: expect(p.locator("#c-foreign")).to_contain_text("BME"))
+    step(
+        "Brian",
+        {"type": "pass", "player": "Brian"},
+        tap("Pass"),
+        check=lambda p: expect(p.locator("#c-foreign")).to_contain_text("BME"),
+    )
     assert game.phase == 2 and game.next["for"] == "reveal"
     step("Brian", {"type": "reveal", "company": "BY"}, reveal("BY"))
     # -- phase 4 is open because players own companies: "phase done" -------------------------------------
@@ -270,9 +296,12 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
     step("Brian", {"type": "done", "phase": 4}, tap("Phase 4 done"))
     # -- phase 9: one IPO (price, then charter), one skip ---------------------------------------------------
     assert game.phase == 9 and game.next["company"] == "KME"
-    step("Amy", {"type": "ipo", "company": "KME", "corporation": "Prussian Railway", "price": 10},
-         ipo(10, "Prussian Railway", "KME"),
-         check=lambda p: expect(p.locator("#c-corporations")).to_contain_text("Prussian Railway"))
+    step(
+        "Amy",
+        {"type": "ipo", "company": "KME", "corporation": "Prussian Railway", "price": 10},
+        ipo(10, "Prussian Railway", "KME"),
+        check=lambda p: expect(p.locator("#c-corporations")).to_contain_text("Prussian Railway"),
+    )
     step("Amy", {"type": "skip_ipo", "company": "BSE"}, tap("Keep BSE private"))
 
     # -- turn 2 starts with a corporation on the table ------------------------------------------------------

@@ -82,8 +82,9 @@ def test_rules_page_has_every_section_with_its_anchor(client, table):
 def test_a_refusal_links_to_the_rule_it_applies(client, table, htmx):
     gid = table.started_game()
     nxt = state(client, gid)["next"]
-    resp = table.act(gid, {"type": "bid", "player": nxt["player"], "company": "BME", "price": 999},
-                     headers=HX if htmx else None)
+    resp = table.act(
+        gid, {"type": "bid", "player": nxt["player"], "company": "BME", "price": 999}, headers=HX if htmx else None
+    )
     assert resp.status_code == 422
     html = resp.get_data(as_text=True)
     m = re.search(r'class="rule-link" href="([^"]+)"', html)
@@ -110,9 +111,9 @@ def test_dividend_chart_matches_the_engine_and_its_rows_pay(client, store):
     for r in chart["rows"]:
         row = rows[str(r["amount"])]
         assert cell(row, "cash") == str(r["cash_left"])
-        assert cell(row, "stars") == f'{r["stars"]} / {r["required"]}'
+        assert cell(row, "stars") == f"{r['stars']} / {r['required']}"
         assert cell(row, "new-price").split()[0] == str(r["new_price"])
-        assert f'fx-{r["effect"]}' in html
+        assert f"fx-{r['effect']}" in html
         for who, amount in r["payouts"].items():
             if r["amount"]:
                 assert f"{who} {amount}" in text_of(row)
@@ -152,7 +153,7 @@ def test_ipo_calculator_matches_the_engine_and_forms_the_corporation(client):
         row = rows[str(price)]
         assert cell(row, "payment").split()[0] == str(r["payment"])
         assert cell(row, "treasury") == str(r["treasury"])
-        assert cell(row, "shares") == f'{r["owner_shares"]}/{r["bank_shares"]}'
+        assert cell(row, "shares") == f"{r['owner_shares']}/{r['bank_shares']}"
         assert cell(row, "value") == str(r["value_after"])
         assert ("cannot afford" in row) == (not r["affordable"])
     go = [f for f in forms(html) if f.fields.get("e.type") == "ipo"]
@@ -193,8 +194,9 @@ def test_share_trade_preview_for_every_buy_and_sell(client):
     # the preview's own button enters the trade at the previewed price
     m = menu[0]
     side = "buy" if m["type"] == "buy_share" else "sell"
-    html = client.get(f"/games/{gid}/help/trade", query_string={"player": m["player"], "corporation": m["corporation"],
-                                                               "side": side}).get_data(as_text=True)
+    html = client.get(
+        f"/games/{gid}/help/trade", query_string={"player": m["player"], "corporation": m["corporation"], "side": side}
+    ).get_data(as_text=True)
     cash = game.players[m["player"]].cash
     form = next(f for f in forms(html) if f.fields.get("e.type") == m["type"])
     assert client.post(form.action, data=form.submission()).status_code == 303
@@ -208,22 +210,35 @@ def test_share_trade_preview_of_an_illegal_trade_is_a_refusal_with_its_rule(clie
     player = game.legal_actions()[0]["player"]
     other = next(p for p in game.players if p != player)
     corp = next(iter(game.corps))
-    html = client.get(f"/games/{gid}/help/trade", query_string={"player": other, "corporation": corp},
-                      headers=HX).get_data(as_text=True)
+    html = client.get(
+        f"/games/{gid}/help/trade", query_string={"player": other, "corporation": corp}, headers=HX
+    ).get_data(as_text=True)
     assert 'class="refusal"' in html and 'class="rule-link"' in html
-    assert client.get(f"/games/{gid}/help/trade", query_string={"player": "Nobody", "corporation": corp}).status_code == 404
-    assert client.get(f"/games/{gid}/help/trade",
-                      query_string={"player": player, "corporation": "Nope Inc."}).status_code == 404
-    assert client.get(f"/games/{gid}/help/trade",
-                      query_string={"player": player, "corporation": corp, "side": "steal"}).status_code == 400
+    assert (
+        client.get(f"/games/{gid}/help/trade", query_string={"player": "Nobody", "corporation": corp}).status_code
+        == 404
+    )
+    assert (
+        client.get(f"/games/{gid}/help/trade", query_string={"player": player, "corporation": "Nope Inc."}).status_code
+        == 404
+    )
+    assert (
+        client.get(
+            f"/games/{gid}/help/trade", query_string={"player": player, "corporation": corp, "side": "steal"}
+        ).status_code
+        == 400
+    )
 
 
 # ---------------------------------------------------------------------- acquisition what-if
 def test_acquisition_what_if(client):
     gid = import_position(client, "acquisition")
     game = game_of("acquisition")
-    item = next(m for m in game.legal_actions() if m["type"] == "acquire" and m["min"] < m["max"]
-                and game.owner[m["company"]].kind == "player")
+    item = next(
+        m
+        for m in game.legal_actions()
+        if m["type"] == "acquire" and m["min"] < m["max"] and game.owner[m["company"]].kind == "player"
+    )
     corp, company = item["corporation"], item["company"]
     actions = links(client.get(f"/games/{gid}/c/actions").get_data(as_text=True))
     assert link(f"/games/{gid}/help/acquisition", corporation=corp, company=company, price=item["min"]) in actions
@@ -233,16 +248,18 @@ def test_acquisition_what_if(client):
     out = preview.acquisition(game, corp, company, item["max"])
     eff = out["effects"][corp]
     block = re.search(rf'data-corporation="{re.escape(corp)}">(.*?)</table>', html, re.DOTALL).group(1)
-    assert f'<strong>{eff["after"]["income"]}</strong>' in block
-    assert f'<strong>{eff["after"]["stars"]}</strong> / {eff["after"]["required"]}' in block
-    assert f'<strong>{eff["after"]["zero_dividend_price"]}</strong>' in block
-    assert f'price span <strong>{item["min"]}–{item["max"]}</strong>' in html
+    assert f"<strong>{eff['after']['income']}</strong>" in block
+    assert f"<strong>{eff['after']['stars']}</strong> / {eff['after']['required']}" in block
+    assert f"<strong>{eff['after']['zero_dividend_price']}</strong>" in block
+    assert f"price span <strong>{item['min']}–{item['max']}</strong>" in html
     # the what-if form is a GET (no CSRF token) that replaces the box
     whatif = next(f for f in forms(html) if f.method == "get")
     assert "csrf_token" not in whatif.fields and whatif.attrs["hx-target"] == "closest .helper-box"
     # the figures are what happens when the purchase is entered
-    body = {"seq": state(client, gid)["seq"], "event": {"type": "acquire", "corporation": corp, "company": company,
-                                                         "price": item["max"]}}
+    body = {
+        "seq": state(client, gid)["seq"],
+        "event": {"type": "acquire", "corporation": corp, "company": company, "price": item["max"]},
+    }
     assert client.post(f"/games/{gid}/events", json=body).status_code == 200
     after = state(client, gid)["corporations"][corp]
     assert (after["income"], after["stars"]) == (eff["after"]["income"], eff["after"]["stars"])
@@ -251,8 +268,11 @@ def test_acquisition_what_if(client):
 def test_acquisition_what_if_refusals_and_bad_input(client):
     gid = import_position(client, "acquisition")
     game = game_of("acquisition")
-    item = next(m for m in game.legal_actions() if m["type"] == "acquire" and m["min"] < m["max"]
-                and game.owner[m["company"]].kind == "player")
+    item = next(
+        m
+        for m in game.legal_actions()
+        if m["type"] == "acquire" and m["min"] < m["max"] and game.owner[m["company"]].kind == "player"
+    )
     url = f"/games/{gid}/help/acquisition"
     q = {"corporation": item["corporation"], "company": item["company"]}
     html = client.get(url, query_string=dict(q, price=item["min"] - 1)).get_data(as_text=True)
@@ -274,14 +294,15 @@ def test_closing_what_if_for_each_company_and_the_overview(client):
     assert link(f"/games/{gid}/help/closing") in actions
     for m in items:
         assert link(f"/games/{gid}/help/closing", company=m["company"]) in actions
-        html = client.get(f"/games/{gid}/help/closing", query_string={"company": m["company"]},
-                          headers=HX).get_data(as_text=True)
+        html = client.get(f"/games/{gid}/help/closing", query_string={"company": m["company"]}, headers=HX).get_data(
+            as_text=True
+        )
         out = preview.closing(game, m["company"])
         income = re.search(r'<tr class="income">.*?</tr>', html, re.DOTALL).group(0)
-        assert f'<td>{out["before"]["income"]}</td><td><strong>{out["after"]["income"]}</strong>' in income
+        assert f"<td>{out['before']['income']}</td><td><strong>{out['after']['income']}</strong>" in income
         if game.owner[m["company"]].kind == "corporation":
             stars = re.search(r'<tr class="stars">.*?</tr>', html, re.DOTALL).group(0)
-            assert f'<strong>{out["after"]["stars"]}</strong> / {out["after"]["required"]}' in stars
+            assert f"<strong>{out['after']['stars']}</strong> / {out['after']['required']}" in stars
     m = items[0]
     out = preview.closing(game, m["company"])
     body = {"seq": state(client, gid)["seq"], "event": {"type": "close", "company": m["company"]}}
@@ -322,8 +343,10 @@ def test_bankers_sheet_in_the_history_and_its_panel(client):
     # paying the dividend: its sheet appears in the history at once
     chart = preview.dividend_chart(game)
     top = chart["rows"][-1]
-    body = {"seq": state(client, gid)["seq"], "event": {"type": "dividend", "corporation": chart["corporation"],
-                                                         "amount": top["amount"]}}
+    body = {
+        "seq": state(client, gid)["seq"],
+        "event": {"type": "dividend", "corporation": chart["corporation"], "amount": top["amount"]},
+    }
     assert client.post(f"/games/{gid}/events", json=body).status_code == 200
     game.apply(body["event"])
     history = client.get(f"/games/{gid}/c/history").get_data(as_text=True)
@@ -403,7 +426,7 @@ def test_names_and_arguments_are_escaped(client):
     game = game_of("dividend", players)
     for path in ("help/dividend", "help/standings", "help/banker", "help/outlook", "help/closing"):
         html = client.get(f"/games/{gid}/{path}").get_data(as_text=True)
-        assert "<b>Amy</b>" not in html and "<script>x" not in html and '<i>' not in html, path
+        assert "<b>Amy</b>" not in html and "<script>x" not in html and "<i>" not in html, path
         no_inline_code(html)
     html = client.get(f"/games/{gid}/help/standings").get_data(as_text=True)
     assert "&lt;b&gt;Amy&lt;/b&gt;" in html

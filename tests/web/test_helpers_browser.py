@@ -20,7 +20,7 @@ import pytest
 from assistant import transcript
 from assistant.rules import Game, explain, preview, rulebook
 
-from .browser import ARTIFACTS, CHROMIUM, PHONE, browser, live  # noqa: F401 (fixtures used by name)
+from .browser import ARTIFACTS, CHROMIUM, PHONE
 
 GAME = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "games" / "83092.json"
 
@@ -44,11 +44,15 @@ def _kinds(g):
 
 
 POSITIONS = {
-    "dividend": lambda g: (g.next or {}).get("for") == "dividend" and g.dividend_max(g.corps[g.next["corporation"]]) >= 2,
+    "dividend": lambda g: (
+        (g.next or {}).get("for") == "dividend" and g.dividend_max(g.corps[g.next["corporation"]]) >= 2
+    ),
     "ipo": lambda g: (g.next or {}).get("for") == "ipo",
     "trade": lambda g: (g.next or {}).get("for") == "investment" and {"buy_share", "sell_share"} <= _kinds(g),
-    "acquisition": lambda g: (g.next or {}).get("for") == "acquisition" and any(
-        m["type"] == "acquire" and m["min"] < m["max"] for m in g.legal_actions()),
+    "acquisition": lambda g: (
+        (g.next or {}).get("for") == "acquisition"
+        and any(m["type"] == "acquire" and m["min"] < m["max"] for m in g.legal_actions())
+    ),
     "closing": lambda g: (g.next or {}).get("for") == "closing" and "close" in _kinds(g) and g.turn > 2,
 }
 
@@ -192,7 +196,9 @@ def test_share_trade_preview_one_tap(live, phone):
     for kind, label in (("buy_share", "buy"), ("sell_share", "sell")):
         item = next(m for m in game.legal_actions() if m["type"] == kind)
         t = preview.share_trade(game, item["player"], item["corporation"], kind == "buy_share")
-        form = page.locator("#c-actions form.act", has_text=f"{'Buy' if label == 'buy' else 'Sell'} a {item['corporation']} share")
+        form = page.locator(
+            "#c-actions form.act", has_text=f"{'Buy' if label == 'buy' else 'Sell'} a {item['corporation']} share"
+        )
         link = form.locator("xpath=following-sibling::p[1]").locator("a.helper-link", has_text="What happens?")
         link.click()
         box = form.locator("xpath=following-sibling::div[contains(@class,'helper-slot')][1]").locator(".helper-box")
@@ -212,9 +218,11 @@ def test_acquisition_what_if_one_tap_and_its_form(live, phone):
     game = engine_game(n)
     item = next(m for m in game.legal_actions() if m["type"] == "acquire" and m["min"] < m["max"])
     page.goto(import_game(live, n))
-    form = page.locator("#c-actions form.act").filter(
-        has=page.locator(f'input[name="e.company"][value="{item["company"]}"]')).filter(
-        has=page.locator(f'input[name="e.corporation"][value="{item["corporation"]}"]'))
+    form = (
+        page.locator("#c-actions form.act")
+        .filter(has=page.locator(f'input[name="e.company"][value="{item["company"]}"]'))
+        .filter(has=page.locator(f'input[name="e.corporation"][value="{item["corporation"]}"]'))
+    )
     form.locator("xpath=following-sibling::p[1]").locator("a.helper-link", has_text="What if?").click()
     box = page.locator("#c-actions .helper-box.acquisition")
     expect(box).to_be_visible(timeout=5000)
@@ -223,13 +231,19 @@ def test_acquisition_what_if_one_tap_and_its_form(live, phone):
         out = preview.acquisition(game, item["corporation"], item["company"], price)
         eff = out["effects"][item["corporation"]]
         expect(box.locator("p.figure")).to_have_text(
-            f'{item["corporation"]} buys {item["company"]} for {price}.', timeout=5000)  # this what-if is shown
+            f"{item['corporation']} buys {item['company']} for {price}.", timeout=5000
+        )  # this what-if is shown
         table = box.locator(f'table[data-corporation="{item["corporation"]}"]')
         expect(table).to_be_visible(timeout=5000)
         assert numbers(table.locator("tr.income td").nth(1).inner_text())[0] == eff["after"]["income"]
-        assert numbers(table.locator("tr.stars td").nth(1).inner_text()) == [eff["after"]["stars"], eff["after"]["required"]]
+        assert numbers(table.locator("tr.stars td").nth(1).inner_text()) == [
+            eff["after"]["stars"],
+            eff["after"]["required"],
+        ]
         assert numbers(table.locator("tr.zero td").nth(1).inner_text())[-1] == eff["after"]["zero_dividend_price"]
-        assert numbers(table.locator("tr.cash td").nth(1).inner_text()) == [game.corps[item["corporation"]].cash - price]
+        assert numbers(table.locator("tr.cash td").nth(1).inner_text()) == [
+            game.corps[item["corporation"]].cash - price
+        ]
 
     check(item["min"])
     fits_the_phone(page)
@@ -254,7 +268,8 @@ def test_closing_what_if_one_tap(live, phone):
     out = preview.closing(game, item["company"])
     page.goto(import_game(live, n))
     form = page.locator("#c-actions form.act").filter(
-        has=page.locator(f'input[name="e.company"][value="{item["company"]}"]'))
+        has=page.locator(f'input[name="e.company"][value="{item["company"]}"]')
+    )
     form.locator("xpath=following-sibling::p[1]").locator("a.helper-link", has_text="What if?").click()
     box = page.locator("#c-actions .helper-box.closing").first
     expect(box).to_be_visible(timeout=5000)
@@ -320,8 +335,11 @@ def test_a_refusal_links_to_its_rule_on_the_rules_page(live, phone):
     game = engine_game(n)
     page.goto(import_game(live, n))
     bid = next(m for m in game.legal_actions() if m["type"] == "bid")
-    form = page.locator("#c-actions form.act").filter(
-        has=page.locator(f'input[name="e.company"][value="{bid["company"]}"]')).first
+    form = (
+        page.locator("#c-actions form.act")
+        .filter(has=page.locator(f'input[name="e.company"][value="{bid["company"]}"]'))
+        .first
+    )
     number = form.locator('input[name="e.price"]')
     number.evaluate("(el, v) => { el.removeAttribute('max'); el.value = v; }", str(bid["max"] + 1))
     form.locator("button[type=submit]").first.click()

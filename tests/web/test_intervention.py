@@ -22,8 +22,14 @@ def _reach(client, wanted, seeds=300):
         while not game.game_over:
             menu = game.legal_actions()
             if wanted(menu):
-                transcript = {"format": "rss-table-transcript", "version": 1, "game": "rolling-stock-stars",
-                              "players": players, "options": [], "events": game.events}
+                transcript = {
+                    "format": "rss-table-transcript",
+                    "version": 1,
+                    "game": "rolling-stock-stars",
+                    "players": players,
+                    "options": [],
+                    "events": game.events,
+                }
                 resp = client.post("/games/import", json=transcript)
                 assert resp.status_code == 303
                 return resp.get_json()["id"], menu
@@ -56,8 +62,12 @@ def test_receivers_purchase_asks_whether_anyone_intervenes(client, table, store)
 def test_a_corporation_with_priority_may_intervene_in_an_announced_purchase(client, table, store):
     gid, menu = _reach(client, lambda m: any(i.get("may_intervene") for i in m))
     item = next(i for i in menu if i.get("may_intervene"))
-    form = _submit(client, table, gid, lambda d: d.get("e.announced_by") == item["corporation"]
-                   and d.get("e.company") == item["company"])
+    form = _submit(
+        client,
+        table,
+        gid,
+        lambda d: d.get("e.announced_by") == item["corporation"] and d.get("e.company") == item["company"],
+    )
     assert form.fields["e.corporation"] in item["may_intervene"]
     journal = store.state(gid)[1].journal[-1]
     assert journal["event"]["announced_by"] == item["corporation"]

@@ -85,7 +85,7 @@ def test_new_game_form_explains_the_two_handed_seats(client):
 def test_open_companies_variant_takes_the_deck_from_the_table(client, table, store):
     from assistant.rules.cards import COMPANIES_BY_COLOR, DECK_COUNTS
 
-    deck = [a for color, abbrs in COMPANIES_BY_COLOR.items() for a in abbrs[-DECK_COUNTS[3][color]:]]
+    deck = [a for color, abbrs in COMPANIES_BY_COLOR.items() for a in abbrs[-DECK_COUNTS[3][color] :]]
     gid = table.new_game(option="open_companies", deck=deck)
     assert store.get_game(gid).deck == deck
     choices = table.state(gid)["next"]["choices"]
@@ -93,14 +93,22 @@ def test_open_companies_variant_takes_the_deck_from_the_table(client, table, sto
 
 
 def test_open_companies_with_a_wrong_deck_shows_the_engine_message(client, table):
-    resp = client.post("/games/new", data={"csrf_token": table.csrf(), "name": ["Amy", "Brian", "Crystal"],
-                                           "option": "open_companies", "deck": ["BME", "KME"]})
+    resp = client.post(
+        "/games/new",
+        data={
+            "csrf_token": table.csrf(),
+            "name": ["Amy", "Brian", "Crystal"],
+            "option": "open_companies",
+            "deck": ["BME", "KME"],
+        },
+    )
     assert resp.status_code == 422
     assert "companies, not" in resp.text
 
 
 def test_open_companies_without_deck_is_refused(client, table):
-    resp = client.post("/games/new", data={"csrf_token": table.csrf(), "name": ["Amy", "Brian"],
-                                           "option": "open_companies"})
+    resp = client.post(
+        "/games/new", data={"csrf_token": table.csrf(), "name": ["Amy", "Brian"], "option": "open_companies"}
+    )
     assert resp.status_code == 422
     assert "open deck" in resp.text

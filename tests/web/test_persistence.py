@@ -54,8 +54,10 @@ def test_rss_db_environment_variable(tmp_path, monkeypatch):
 def test_a_stored_log_the_engine_refuses_is_a_clear_409_not_a_500(app, table, store):
     gid = table.started_game()
     with store._db().conn as conn:  # a row the rules refuse, as after a change of the rules engine
-        conn.execute("INSERT INTO events (game_id, seq, event, token, created) VALUES (?, 4, ?, NULL, 'x')",
-                     [gid, '{"type": "pass", "player": "Crystal"}'])
+        conn.execute(
+            "INSERT INTO events (game_id, seq, event, token, created) VALUES (?, 4, ?, NULL, 'x')",
+            [gid, '{"type": "pass", "player": "Crystal"}'],
+        )
     resp = table.client.get(f"/games/{gid}")
     assert resp.status_code == 409 and "cannot be shown" in resp.text
     assert table.client.get(f"/games/{gid}/state").status_code == 409

@@ -4,8 +4,23 @@ import random
 
 from .htmlforms import forms
 
-ALL_TYPES = {"reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "no_intervention",
-             "done", "close", "dividend", "issue", "skip_issue", "ipo", "skip_ipo"}
+ALL_TYPES = {
+    "reveal",
+    "pass",
+    "bid",
+    "leave",
+    "buy_share",
+    "sell_share",
+    "acquire",
+    "no_intervention",
+    "done",
+    "close",
+    "dividend",
+    "issue",
+    "skip_issue",
+    "ipo",
+    "skip_ipo",
+}
 
 
 def _action_forms(client, gid, panel=None):
@@ -29,8 +44,10 @@ def _check_panel_shows_the_menu(menu, panel):
         elif m["type"] == "ipo":
             for o in m["options"]:  # each price with the payment it implies; each charter
                 assert f"{o['price']}: {m['player']} pays {o['payment']}<small>treasury {o['treasury']}," in panel
-                assert (f'name="e.corporation" value="{o["corporation"]}"' in panel
-                        or f'name="e.choice" value="{o["price"]}|{o["corporation"]}"' in panel)
+                assert (
+                    f'name="e.corporation" value="{o["corporation"]}"' in panel
+                    or f'name="e.choice" value="{o["price"]}|{o["corporation"]}"' in panel
+                )
         elif m["type"] == "reveal":
             for c in m["choices"]:
                 assert f'name="e.company" value="{c}"' in panel
@@ -84,8 +101,11 @@ def test_final_scoring_appears_at_the_end(client, table, store):
 def test_a_bid_over_the_money_is_refused_with_the_engine_message(client, table):
     gid = table.started_game()
     before = table.state(gid)
-    resp = table.act(gid, {"type": "bid", "player": "Amy", "company": before["offering"]["available"][0],
-                           "price": 31}, seq=before["seq"])
+    resp = table.act(
+        gid,
+        {"type": "bid", "player": "Amy", "company": before["offering"]["available"][0], "price": 31},
+        seq=before["seq"],
+    )
     assert resp.status_code == 422
     assert 'class="refusal"' in resp.text
     assert "31" in resp.text
@@ -93,7 +113,7 @@ def test_a_bid_over_the_money_is_refused_with_the_engine_message(client, table):
     # the message stands right before the form that was refused
     refusal = resp.text.index('class="refusal"')
     form_at = resp.text.index(f'name="e.company" value="{before["offering"]["available"][0]}"', refusal)
-    assert "<form" not in resp.text[refusal:resp.text.rindex("<form", 0, form_at)]
+    assert "<form" not in resp.text[refusal : resp.text.rindex("<form", 0, form_at)]
 
 
 def test_acting_out_of_turn_is_refused(client, table, store):
@@ -110,8 +130,10 @@ def test_stale_view_is_refused_with_what_happened_meanwhile(client, app, table):
     gid = table.started_game()
     seen = table.state(gid)["seq"]
     other = app.test_client()  # another phone
-    assert other.post(f"/games/{gid}/events", json={"seq": seen, "event": {"type": "pass", "player": "Amy"}}
-                      ).status_code == 200
+    assert (
+        other.post(f"/games/{gid}/events", json={"seq": seen, "event": {"type": "pass", "player": "Amy"}}).status_code
+        == 200
+    )
     resp = table.act(gid, {"type": "pass", "player": "Amy"}, seq=seen)
     assert resp.status_code == 409
     assert "changed while you were deciding" in resp.text
@@ -136,8 +158,7 @@ def test_malformed_forms_are_4xx_with_a_message(client, table):
     assert bad_price.status_code == 422 and "whole number" in bad_price.text
     no_type = client.post(f"/games/{gid}/act", data={"csrf_token": table.csrf(), "seq": str(seq)})
     assert no_type.status_code == 422 and "which action" in no_type.text
-    no_seq = client.post(f"/games/{gid}/act", data={"csrf_token": table.csrf(), "e.type": "pass",
-                                                    "e.player": "Amy"})
+    no_seq = client.post(f"/games/{gid}/act", data={"csrf_token": table.csrf(), "e.type": "pass", "e.player": "Amy"})
     assert no_seq.status_code == 422 and "seq" in no_seq.text
     unknown = table.act(gid, {"type": "teleport"}, seq=seq)
     assert unknown.status_code == 422

@@ -30,13 +30,25 @@ class Server:
     def __init__(self, db: Path, workdir: Path):
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        env = dict(os.environ, RSS_SECRET_KEY="restart-test", PYTHONPATH=str(ROOT),
-                   RSS_INSTANCE=str(workdir / "instance"))
+        env = dict(
+            os.environ, RSS_SECRET_KEY="restart-test", PYTHONPATH=str(ROOT), RSS_INSTANCE=str(workdir / "instance")
+        )
         env.pop("RSS_DB", None)
-        cmd = [sys.executable, "-m", "assistant", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--db", str(db)]
-        self.proc = subprocess.Popen(cmd, cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True)
+        cmd = [
+            sys.executable,
+            "-m",
+            "assistant",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--db",
+            str(db),
+        ]
+        self.proc = subprocess.Popen(
+            cmd, cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
         deadline = time.monotonic() + 20
         while True:
             try:
@@ -45,7 +57,7 @@ class Server:
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     self.stop()
-                    raise AssertionError(f"the server did not start:\n{self.output}")
+                    raise AssertionError(f"the server did not start:\n{self.output}") from None
                 time.sleep(0.1)
 
     def get(self, path: str):
@@ -69,8 +81,10 @@ class Server:
 
     def new_game(self, players) -> str:
         """A new game through the transcript import (JSON; no session needed)."""
-        status, body = self.post_json("/games/import", {"format": "rss-table-transcript", "version": 1,
-                                                        "players": list(players), "options": [], "events": []})
+        status, body = self.post_json(
+            "/games/import",
+            {"format": "rss-table-transcript", "version": 1, "players": list(players), "options": [], "events": []},
+        )
         assert status == 303, body
         return body["id"]
 
@@ -141,8 +155,9 @@ def test_a_database_from_before_the_two_handed_persons_still_opens(tmp_path):
         info = store.get_game("old-game")
         assert info.persons is None and store.seq("old-game") == 1
         assert store.state("old-game")[1].snapshot()["offering"]["available"] == ["BME"]
-        gid = store.create_game(["A (right hand)", "B (left hand)", "B (right hand)", "A (left hand)"],
-                                ["two_handed"], persons=["A", "B"])
+        gid = store.create_game(
+            ["A (right hand)", "B (left hand)", "B (right hand)", "A (left hand)"], ["two_handed"], persons=["A", "B"]
+        )
         assert store.get_game(gid).persons == ["A", "B"]
     finally:
         store.close()

@@ -12,11 +12,13 @@ EVIL = "<img src=x onerror=alert(1)>"
 
 def test_form_posts_without_or_with_a_wrong_csrf_token_are_refused(client, table, store):
     gid = table.started_game()
-    posts = [("/games/new", {"name": ["X", "Y"]}),
-             (f"/games/{gid}/act", {"seq": "3", "e.type": "pass", "e.player": "Amy"}),
-             (f"/games/{gid}/undo", {"seq": "3"}),
-             (f"/games/{gid}/seat", {"player": "Amy"}),
-             ("/games/import", {"transcript": "x"})]
+    posts = [
+        ("/games/new", {"name": ["X", "Y"]}),
+        (f"/games/{gid}/act", {"seq": "3", "e.type": "pass", "e.player": "Amy"}),
+        (f"/games/{gid}/undo", {"seq": "3"}),
+        (f"/games/{gid}/seat", {"player": "Amy"}),
+        ("/games/import", {"transcript": "x"}),
+    ]
     for url, data in posts:
         for token in (None, "forged"):
             body = dict(data, **({"csrf_token": token} if token else {}))
@@ -30,8 +32,9 @@ def test_form_posts_without_or_with_a_wrong_csrf_token_are_refused(client, table
 def test_csrf_token_is_per_session(app, table):
     other = app.test_client()
     gid = table.started_game()
-    resp = other.post(f"/games/{gid}/act", data={"csrf_token": table.csrf(), "seq": "3", "e.type": "pass",
-                                                 "e.player": "Amy"})
+    resp = other.post(
+        f"/games/{gid}/act", data={"csrf_token": table.csrf(), "seq": "3", "e.type": "pass", "e.player": "Amy"}
+    )
     assert resp.status_code == 400
 
 
@@ -81,11 +84,30 @@ def test_game_ids_are_unguessable(table):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(fields=st.dictionaries(
-    st.sampled_from(["seq", "token", "e.type", "e.player", "e.company", "e.corporation", "e.price", "e.amount",
-                     "e.phase", "e.choice", "e.announced_by"]),
-    st.one_of(st.text(max_size=30), st.integers(-5, 100).map(str), st.sampled_from(
-        ["bid", "pass", "ipo", "acquire", "dividend", "Amy", "3", "BME", "12|Doppler AG", "|", ""]))))
+@given(
+    fields=st.dictionaries(
+        st.sampled_from(
+            [
+                "seq",
+                "token",
+                "e.type",
+                "e.player",
+                "e.company",
+                "e.corporation",
+                "e.price",
+                "e.amount",
+                "e.phase",
+                "e.choice",
+                "e.announced_by",
+            ]
+        ),
+        st.one_of(
+            st.text(max_size=30),
+            st.integers(-5, 100).map(str),
+            st.sampled_from(["bid", "pass", "ipo", "acquire", "dividend", "Amy", "3", "BME", "12|Doppler AG", "|", ""]),
+        ),
+    )
+)
 def test_any_form_input_gets_a_4xx_or_success_never_a_500(client, table, fields):
     gid = table._fuzz_gid if hasattr(table, "_fuzz_gid") else None
     if gid is None:
@@ -95,10 +117,18 @@ def test_any_form_input_gets_a_4xx_or_success_never_a_500(client, table, fields)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(body=st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10),
-                         lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-                             st.sampled_from(["seq", "token", "event", "type", "player", "price", "company"]),
-                             inner, max_size=4), max_leaves=12))
+@given(
+    body=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(
+                st.sampled_from(["seq", "token", "event", "type", "player", "price", "company"]), inner, max_size=4
+            )
+        ),
+        max_leaves=12,
+    )
+)
 def test_any_json_body_gets_a_clear_answer(client, table, body):
     gid = table._fuzz_gid if hasattr(table, "_fuzz_gid") else None
     if gid is None:

@@ -23,9 +23,21 @@ def _setup(store):
 
 
 def test_effective_events_apply_undo():
-    rows = [Row(i + 1, e, None, "") for i, e in enumerate(
-        [{"type": "a"}, {"type": "b"}, {"type": "undo"}, {"type": "c"}, {"type": "undo"}, {"type": "undo"},
-         {"type": "undo"}, {"type": "d"}])]
+    rows = [
+        Row(i + 1, e, None, "")
+        for i, e in enumerate(
+            [
+                {"type": "a"},
+                {"type": "b"},
+                {"type": "undo"},
+                {"type": "c"},
+                {"type": "undo"},
+                {"type": "undo"},
+                {"type": "undo"},
+                {"type": "d"},
+            ]
+        )
+    ]
     assert effective_events(rows) == [{"type": "d"}]
 
 

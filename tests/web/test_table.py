@@ -2,8 +2,20 @@
 
 import pytest
 
-COMPONENTS = ["banner", "actions", "offering", "deck", "corporations", "players", "prices",
-              "foreign", "history", "scoring", "join", "sync"]
+COMPONENTS = [
+    "banner",
+    "actions",
+    "offering",
+    "deck",
+    "corporations",
+    "players",
+    "prices",
+    "foreign",
+    "history",
+    "scoring",
+    "join",
+    "sync",
+]
 
 
 def test_table_page_shows_every_component(client, table):

@@ -14,8 +14,10 @@ from assistant.web import menu as web_menu
 from .htmlforms import forms
 from .turn_one import AT_IPO, AT_PHASE_4, PLAYERS, TURN_ONE, play
 
-BLOCK = re.compile(r"</?(?:p|li|ul|ol|h\d|tr|td|th|table|article|section|div|label|fieldset|legend|small|form|button)"
-                   r"\b[^>]*>")
+BLOCK = re.compile(
+    r"</?(?:p|li|ul|ol|h\d|tr|td|th|table|article|section|div|label|fieldset|legend|small|form|button)"
+    r"\b[^>]*>"
+)
 
 
 def _text(html: str) -> str:
@@ -45,8 +47,10 @@ def test_ipo_asks_for_the_price_with_its_payment_then_the_charter(client, table,
     assert form.selects["e.corporation"] == charters
     for o in item["options"]:  # each price shows what it costs the owner and brings the treasury
         share = "share" if o["owner_shares"] == 1 else "shares"
-        assert (f"{o['price']}: Amy pays {o['payment']}<small>treasury {o['treasury']}, "
-                f"{o['owner_shares']} {share} each for Amy and the bank</small>") in panel
+        assert (
+            f"{o['price']}: Amy pays {o['payment']}<small>treasury {o['treasury']}, "
+            f"{o['owner_shares']} {share} each for Amy and the bank</small>"
+        ) in panel
     assert "Collect income: +1 per company it owns." in panel  # the charter's ability beside its name
     text = _text(panel)
     assert text.index("1. Share price") < text.index("2. Charter") < text.index("Take KME public")
@@ -58,15 +62,36 @@ def test_ipo_asks_for_the_price_with_its_payment_then_the_charter(client, table,
 
 
 def test_ipo_options_that_are_not_every_price_with_every_charter_are_one_list():
-    item = {"type": "ipo", "player": "Amy", "company": "KME", "options": [
-        {"corporation": "Doppler AG", "price": 10, "owner_shares": 1, "bank_shares": 1, "payment": 5, "treasury": 15},
-        {"corporation": "Synergistic", "price": 12, "owner_shares": 1, "bank_shares": 1, "payment": 7,
-         "treasury": 19}]}
+    item = {
+        "type": "ipo",
+        "player": "Amy",
+        "company": "KME",
+        "options": [
+            {
+                "corporation": "Doppler AG",
+                "price": 10,
+                "owner_shares": 1,
+                "bank_shares": 1,
+                "payment": 5,
+                "treasury": 15,
+            },
+            {
+                "corporation": "Synergistic",
+                "price": 12,
+                "owner_shares": 1,
+                "bank_shares": 1,
+                "payment": 7,
+                "treasury": 19,
+            },
+        ],
+    }
     [group] = web_menu.build([item], {})
     [radios] = group.forms[0].radios
     assert radios.name == "choice"
-    assert [(r.value, r.label) for r in radios.options] == [("10|Doppler AG", "Doppler AG at 10: Amy pays 5"),
-                                                            ("12|Synergistic", "Synergistic at 12: Amy pays 7")]
+    assert [(r.value, r.label) for r in radios.options] == [
+        ("10|Doppler AG", "Doppler AG at 10: Amy pays 5"),
+        ("12|Synergistic", "Synergistic at 12: Amy pays 7"),
+    ]
     event = web_menu.event_from_form({"e.type": "ipo", "e.company": "KME", "e.choice": "12|Synergistic"})
     assert event == {"type": "ipo", "company": "KME", "price": 12, "corporation": "Synergistic"}
 
@@ -115,8 +140,11 @@ def test_corporation_shows_income_and_stars_with_their_parts(client, table, stor
 def test_price_row_shows_the_cards_in_use_and_who_holds_them(client, table):
     gid = _game_at(table, len(TURN_ONE))
     html = client.get(f"/games/{gid}/c/prices").text
-    assert re.search(r'<li class="used"><span class="p">10</span><span class="corp" title="Prussian Railway '
-                     r'\(president Amy\)">PRU</span></li>', html)
+    assert re.search(
+        r'<li class="used"><span class="p">10</span><span class="corp" title="Prussian Railway '
+        r'\(president Amy\)">PRU</span></li>',
+        html,
+    )
     assert html.count('class="used"') == 1
     assert "In use: 10 Prussian Railway (Amy)" in _text(html)
 
@@ -127,8 +155,11 @@ def test_players_value_is_the_engines_score(client, table, store):
     text = _text(client.get(f"/games/{gid}/c/players").text)
     for name in PLAYERS:
         p = table.state(gid)["players"][name]
-        assert re.search(rf"{name} .*Cash {p['cash']} · income {p['income']}\b[^·]*· value "
-                         rf"{explain.score(game, name)['total']}\b", text)
+        assert re.search(
+            rf"{name} .*Cash {p['cash']} · income {p['income']}\b[^·]*· value "
+            rf"{explain.score(game, name)['total']}\b",
+            text,
+        )
 
 
 def test_foreign_investor_income_is_explained(client, table, store):
@@ -145,8 +176,7 @@ def test_deck_tells_what_comes_next(client, table):
     gid = table.new_game(PLAYERS)
     text = _text(client.get(f"/games/{gid}/c/deck").text)
     assert "20 cards left" in text
-    assert "On top: red (4 left). When the red cards run out: orange on top, cost of ownership unchanged." \
-        in text
+    assert "On top: red (4 left). When the red cards run out: orange on top, cost of ownership unchanged." in text
     assert "The cost of ownership next changes after 12 more cards: red 2." in text  # green on top
     gid = _game_at(table, len(TURN_ONE))
     text = _text(client.get(f"/games/{gid}/c/deck").text)
@@ -159,8 +189,10 @@ def test_deck_when_blue_runs_out_shows_the_end_card_costs(client, table, store, 
     _, game = store.state(gid)
     monkeypatch.setattr(game, "deck_left", {"red": 0, "orange": 0, "yellow": 0, "green": 0, "blue": 2})
     text = _text(client.get(f"/games/{gid}/c/deck").text)
-    assert ("On top: blue (2 left). When the blue cards run out: the end card (front), cost of ownership "
-            "becomes red 7, orange 7, yellow 7.") in text
+    assert (
+        "On top: blue (2 left). When the blue cards run out: the end card (front), cost of ownership "
+        "becomes red 7, orange 7, yellow 7."
+    ) in text
 
 
 # -- the end of the game -----------------------------------------------------------------------------------
@@ -176,8 +208,13 @@ def _finished(players, options=(), persons=None, seed=3) -> Game:
 
 
 def _import(client, game: Game, players, options=(), persons=None) -> str:
-    body = {"format": "rss-table-transcript", "version": 1, "players": list(players), "options": list(options),
-            "events": game.events}
+    body = {
+        "format": "rss-table-transcript",
+        "version": 1,
+        "players": list(players),
+        "options": list(options),
+        "events": game.events,
+    }
     if persons:
         body["persons"] = persons
     resp = client.post("/games/import", json=body)
@@ -212,8 +249,9 @@ def test_two_handed_final_shows_the_persons_and_the_winner_by_the_lower_ranked_s
     text = _text(client.get(f"/games/{gid}/c/scoring").text)
     assert f"{th['winner']} wins the two-handed game: the lower-ranked seat decides." in text
     for person in ("Amy", "Brian"):
-        assert (f"{person}: {' and '.join(th['seats'][person])}; lower-ranked seat: rank "
-                f"{th['lower_rank'][person]}") in text
+        assert (
+            f"{person}: {' and '.join(th['seats'][person])}; lower-ranked seat: rank {th['lower_rank'][person]}"
+        ) in text
     banner = _text(client.get(f"/games/{gid}/c/banner").text)
     assert f"The game is over: {th['winner']} wins" in banner
 

@@ -43,9 +43,11 @@ def test_import_json_body_recreates_the_game(client, table):
 def test_import_uploaded_file_redirects_to_the_table(client, table):
     gid = _played(table)
     raw = client.get(f"/games/{gid}/export").data
-    resp = client.post("/games/import", data={"csrf_token": table.csrf(),
-                                              "transcript": (io.BytesIO(raw), "game.json")},
-                       content_type="multipart/form-data")
+    resp = client.post(
+        "/games/import",
+        data={"csrf_token": table.csrf(), "transcript": (io.BytesIO(raw), "game.json")},
+        content_type="multipart/form-data",
+    )
     assert resp.status_code == 303
     page = client.get(resp.headers["Location"])
     assert page.status_code == 200 and "Brian: bid, buy or sell" in page.text
@@ -55,9 +57,14 @@ def test_import_ignores_checkpoints_and_rejected_events(client, table):
     gid = _played(table)
     transcript = client.get(f"/games/{gid}/export").get_json()
     events = transcript["events"]
-    transcript["events"] = (events[:3] + [{"type": "expect", "state": {"turn": 1}},
-                                          {"type": "pass", "player": "Crystal", "reject": True, "why": "out of turn"}]
-                            + events[3:])
+    transcript["events"] = (
+        events[:3]
+        + [
+            {"type": "expect", "state": {"turn": 1}},
+            {"type": "pass", "player": "Crystal", "reject": True, "why": "out of turn"},
+        ]
+        + events[3:]
+    )
     resp = client.post("/games/import", json=transcript)
     assert resp.status_code == 303
     assert table.state(resp.get_json()["id"])["seq"] == 4
@@ -75,11 +82,21 @@ def test_import_refuses_with_the_first_failing_event(client, table, store):
 
 
 def test_import_refuses_bad_headers(client, table):
-    base = {"format": "rss-table-transcript", "version": 1, "game": "rolling-stock-stars",
-            "players": ["A", "B"], "options": [], "events": []}
-    for change, words in (({"format": "x"}, "not a transcript"), ({"options": ["turbo"]}, "unknown option"),
-                          ({"players": ["A", "A"]}, "distinct"), ({"events": {}}, "events must be a list"),
-                          ({"players": ["A"]}, "2 to 6")):
+    base = {
+        "format": "rss-table-transcript",
+        "version": 1,
+        "game": "rolling-stock-stars",
+        "players": ["A", "B"],
+        "options": [],
+        "events": [],
+    }
+    for change, words in (
+        ({"format": "x"}, "not a transcript"),
+        ({"options": ["turbo"]}, "unknown option"),
+        ({"players": ["A", "A"]}, "distinct"),
+        ({"events": {}}, "events must be a list"),
+        ({"players": ["A"]}, "2 to 6"),
+    ):
         resp = client.post("/games/import", json={**base, **change})
         assert resp.status_code == 422, change
         assert words in resp.get_json()["error"], (change, resp.get_json())
@@ -88,9 +105,11 @@ def test_import_refuses_bad_headers(client, table):
 def test_import_of_not_json_is_400(client, table):
     resp = client.post("/games/import", data="{oops", content_type="application/json")
     assert resp.status_code == 400
-    upload = client.post("/games/import", data={"csrf_token": table.csrf(),
-                                                "transcript": (io.BytesIO(b"\xff\xfe"), "x.json")},
-                         content_type="multipart/form-data")
+    upload = client.post(
+        "/games/import",
+        data={"csrf_token": table.csrf(), "transcript": (io.BytesIO(b"\xff\xfe"), "x.json")},
+        content_type="multipart/form-data",
+    )
     assert upload.status_code == 400 and "not a JSON transcript" in upload.text
     missing = client.post("/games/import", data={"csrf_token": table.csrf()})
     assert missing.status_code == 400

@@ -53,5 +53,5 @@ def test_nothing_to_undo(client, table):
 def test_htmx_undo_confirmation_is_the_action_panel(client, table):
     gid = table.started_game()
     resp = client.get(f"/games/{gid}/undo", headers={"HX-Request": "true"})
-    assert resp.text.lstrip().startswith("<section id=\"c-actions\"")
+    assert resp.text.lstrip().startswith('<section id="c-actions"')
     assert "Yes, undo it" in resp.text

@@ -61,8 +61,10 @@ class CorporateMixin:
             raise RuleError("The dividend is a whole number of coins per share, 0 or more.")
         top = self.dividend_max(corp)
         if amount > top:
-            raise RuleError(f"{corp.name} can pay at most {top} per share (share price {corp.price} allows "
-                            f"{max_dividend(corp.price)}; {corp.cash} cash for {corp.issued} shares).")
+            raise RuleError(
+                f"{corp.name} can pay at most {top} per share (share price {corp.price} allows "
+                f"{max_dividend(corp.price)}; {corp.cash} cash for {corp.issued} shares)."
+            )
         self.queue.pop(0)
         return self._pay_dividend(corp, amount, "")
 
@@ -92,8 +94,11 @@ class CorporateMixin:
         name = ev.get("corporation")
         head = self.queue[0]
         if name != head:
-            raise RuleError(f"It is {head}'s turn, not {name}'s." if name in self.corps
-                            else f"It is {head}'s turn; {name!r} is not a corporation in play.")
+            raise RuleError(
+                f"It is {head}'s turn, not {name}'s."
+                if name in self.corps
+                else f"It is {head}'s turn; {name!r} is not a corporation in play."
+            )
         return self.corps[head]
 
     # ------------------------------------------------------------------ phase 7
@@ -107,8 +112,10 @@ class CorporateMixin:
             self._finish_game()
         elif not self.unowned_left():
             self.end_flipped = True
-            self._log("No unowned companies are left: the game end card is flipped (cost of ownership 10 "
-                      "for red, orange, yellow and green); the game ends in the next phase 7")
+            self._log(
+                "No unowned companies are left: the game end card is flipped (cost of ownership 10 "
+                "for red, orange, yellow and green); the game ends in the next phase 7"
+            )
 
     def _waiting_7(self) -> bool:
         return False
@@ -201,8 +208,9 @@ class CorporateMixin:
         abbr = ev.get("company")
         head = self.queue[0]
         if abbr != head:
-            raise RuleError(f"It is the {head}'s turn to go public or not (descending face value order), "
-                            f"not the {abbr}'s.")
+            raise RuleError(
+                f"It is the {head}'s turn to go public or not (descending face value order), not the {abbr}'s."
+            )
         return abbr
 
     def _ev_skip_ipo(self, ev) -> str:
@@ -229,9 +237,11 @@ class CorporateMixin:
         owner = self.owner[abbr]
         shares, payment, treasury = self.ipo_terms(abbr, price)
         if payment > owner.cash:
-            raise RuleError(f"Forming {name} at {price} costs {owner.name} {payment} "
-                            f"({shares} × {price} − face value {COMPANIES[abbr].face_value}); "
-                            f"{owner.name} has {owner.cash}.")
+            raise RuleError(
+                f"Forming {name} at {price} costs {owner.name} {payment} "
+                f"({shares} × {price} − face value {COMPANIES[abbr].face_value}); "
+                f"{owner.name} has {owner.cash}."
+            )
         self.queue.pop(0)
         corp = Corporation(name, price)
         self.corps[name] = corp
@@ -245,5 +255,7 @@ class CorporateMixin:
         corp.bank_shares = shares
         owner.shares[name] = shares
         corp.president = owner.name
-        return (f"{owner.name} forms {name} with the {abbr} at {price}: {shares} share{'s' if shares > 1 else ''} "
-                f"each for {owner.name} and the bank, {owner.name} pays {payment}, treasury {treasury}")
+        return (
+            f"{owner.name} forms {name} with the {abbr} at {price}: {shares} share{'s' if shares > 1 else ''} "
+            f"each for {owner.name} and the bank, {owner.name} pays {payment}, treasury {treasury}"
+        )

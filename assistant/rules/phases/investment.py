@@ -82,8 +82,10 @@ class InvestmentMixin:
         if name not in self.players:
             raise RuleError(f"There is no player {name!r} in this game.")
         if self.auction is not None:
-            raise RuleError(f"The auction for the {self.auction.company} is running: "
-                            f"{self.auction.bidders[self.auction.current]} raises or leaves.")
+            raise RuleError(
+                f"The auction for the {self.auction.company} is running: "
+                f"{self.auction.bidders[self.auction.current]} raises or leaves."
+            )
         if name != self.order[self.actor]:
             raise RuleError(f"It is {self.order[self.actor]}'s turn, not {name}'s.")
         return name
@@ -114,8 +116,9 @@ class InvestmentMixin:
             if name != bidder:
                 raise RuleError(f"It is {bidder}'s turn to bid, not {name}'s.")
             if company != auction.company:
-                raise RuleError(f"The auction for the {auction.company} is running; "
-                                f"{name} can only raise for it or leave.")
+                raise RuleError(
+                    f"The auction for the {auction.company} is running; {name} can only raise for it or leave."
+                )
             if price <= auction.high:
                 raise RuleError(f"A raise must be above the current bid of {auction.high}; {price} is not.")
             if price > cash:

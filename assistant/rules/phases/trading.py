@@ -30,9 +30,13 @@ class TradingMixin:
 
     def interveners(self, announcer, abbr: str) -> list:
         """Corporations that may intervene in a purchase from the foreign investor, best first."""
-        out = [c for c in self.corps.values()
-               if c.president is not None and self.has_priority(c, announcer)
-               and self.spendable(c) >= self.fi_price(c.name, abbr)]
+        out = [
+            c
+            for c in self.corps.values()
+            if c.president is not None
+            and self.has_priority(c, announcer)
+            and self.spendable(c) >= self.fi_price(c.name, abbr)
+        ]
         out.sort(key=lambda c: (c.name != OVERSEAS, -c.price))
         return out
 
@@ -117,16 +121,20 @@ class TradingMixin:
             raise RuleError("The price must be a whole number of coins.")
         pending = self.intervention
         if pending is not None and (announced != pending[0] or abbr != pending[1]):
-            raise RuleError(f"First settle {pending[0]}'s (in receivership) purchase of the {pending[1]}: "
-                            f"does a corporation intervene?")
+            raise RuleError(
+                f"First settle {pending[0]}'s (in receivership) purchase of the {pending[1]}: "
+                f"does a corporation intervene?"
+            )
         seller = self.owner.get(abbr)
         if seller is None:
             raise RuleError(f"The {abbr} is not owned by anyone, so it cannot be bought in phase 3.")
         if seller is corp:
             raise RuleError(f"{corp.name} already owns the {abbr}.")
         if corp.president is None:
-            raise RuleError(f"{corp.name} is in receivership: the receiver only buys from the foreign investor, "
-                            f"automatically at the start of the phase.")
+            raise RuleError(
+                f"{corp.name} is in receivership: the receiver only buys from the foreign investor, "
+                f"automatically at the start of the phase."
+            )
         if abbr in self.moved:
             raise RuleError(f"The {abbr} already changed hands in this phase.")
         if seller.kind == "corporation":
@@ -144,7 +152,7 @@ class TradingMixin:
             raise RuleError(f"{price} is outside the price span {c.price_min}–{c.price_max} of the {abbr}.")
         available = self.spendable(corp)
         if price > available:
-            extra = f" (money received in this phase cannot be spent in it)" if available != corp.cash else ""
+            extra = " (money received in this phase cannot be spent in it)" if available != corp.cash else ""
             raise RuleError(f"{corp.name} has only {available} available for the {abbr}, not {price}{extra}.")
         if announced is not None:
             if seller.kind != "foreign_investor":
@@ -153,11 +161,15 @@ class TradingMixin:
             if announcer is None:
                 raise RuleError(f"{announced!r} is not a corporation in play.")
             if announcer.president is None and pending is None:
-                raise RuleError(f"{announcer.name} is in receivership: its purchases are announced by the "
-                                f"receiver at the start of the phase, not now.")
+                raise RuleError(
+                    f"{announcer.name} is in receivership: its purchases are announced by the "
+                    f"receiver at the start of the phase, not now."
+                )
             if not self.has_priority(corp, announcer):
-                raise RuleError(f"{corp.name} has no priority over {announcer.name} "
-                                f"(Overseas Trading first, then the higher share price), so it cannot intervene.")
+                raise RuleError(
+                    f"{corp.name} has no priority over {announcer.name} "
+                    f"(Overseas Trading first, then the higher share price), so it cannot intervene."
+                )
         self._transfer(corp, abbr, price)
         if pending is not None:
             self.intervention = None
@@ -193,9 +205,13 @@ class TradingMixin:
             return "Acquisitions done"
         short = self.players_short()
         if short:
-            raise RuleError("; ".join(
-                f"{name} must close companies first: {cash} money and {income} income" for name, cash, income in short)
-                + " (a player must be able to pay a negative income).")
+            raise RuleError(
+                "; ".join(
+                    f"{name} must close companies first: {cash} money and {income} income"
+                    for name, cash, income in short
+                )
+                + " (a player must be able to pay a negative income)."
+            )
         self.phase_open = False
         return "Closing done"
 
@@ -226,9 +242,13 @@ class TradingMixin:
                 color = COMPANIES[abbr].color
                 if len(corp.companies) > 1 and ((color == "red" and red) or (color == "orange" and orange)):
                     self._log(self._close(corp, abbr, f"{corp.name} (in receivership)"))
-        self.phase_open = bool(any(p.companies for p in self.players.values()) or (
-            any(len(c.companies) >= 2 for c in self.corps.values())
-            and any(c.president is not None for c in self.corps.values())))
+        self.phase_open = bool(
+            any(p.companies for p in self.players.values())
+            or (
+                any(len(c.companies) >= 2 for c in self.corps.values())
+                and any(c.president is not None for c in self.corps.values())
+            )
+        )
 
     def _waiting_4(self) -> bool:
         return self.phase_open

@@ -46,7 +46,7 @@ def post_event(gid: str):
         return _bad("Send the event as JSON (Content-Type: application/json).", 415)
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        return _bad("The body must be a JSON object {\"seq\": n, \"token\": \"…\", \"event\": {…}}.")
+        return _bad('The body must be a JSON object {"seq": n, "token": "…", "event": {…}}.')
     seq, token, event = body.get("seq"), body.get("token"), body.get("event")
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
         return _bad("seq must be a whole number: the seq of the state you saw.")
@@ -62,8 +62,9 @@ def post_event(gid: str):
     try:
         new_seq = store.append(gid, seq, event, token=token)
     except Stale as err:
-        return jsonify({"error": err.message, "seq": err.current,
-                        "changes": store.changes_since(gid, err.expected)}), 409
+        return jsonify(
+            {"error": err.message, "seq": err.current, "changes": store.changes_since(gid, err.expected)}
+        ), 409
     except Refused as err:
         return jsonify({"error": err.message, "rule": err.rule, "seq": seq}), 422
     return jsonify({"seq": new_seq})

@@ -54,8 +54,9 @@ def _render(name: str, v, **data):
     body = render_template(f"helpers/{name}.html", v=v, partial=partial, **data)
     if partial:
         return body
-    return render_template("helpers/page.html", v=v, title=data.get("page_title") or HELPERS.get(name, "Why?"),
-                           body=Markup(body))
+    return render_template(
+        "helpers/page.html", v=v, title=data.get("page_title") or HELPERS.get(name, "Why?"), body=Markup(body)
+    )
 
 
 def _fail(err: hc.HelperError):
@@ -179,8 +180,7 @@ def why_link(v, kind: str, label: str = "?", **params) -> Markup:
 @bp.app_template_global()
 def helper_link(v, name: str, label: str | None = None, **params) -> Markup:
     """A one-tap link to a helper, with the slot the helper is swapped into."""
-    return Markup(render_template("helpers/_links.html", v=v,
-                                  links=[(name, label or HELPERS.get(name, name), params)]))
+    return Markup(render_template("helpers/_links.html", v=v, links=[(name, label or HELPERS.get(name, name), params)]))
 
 
 @bp.app_template_global()
@@ -194,17 +194,30 @@ def decision_helpers(v, form, first: bool = True) -> Markup:
     elif kind == "ipo":
         links.append(("ipo", "IPO calculator", {}))
     elif kind in ("buy_share", "sell_share"):
-        links.append(("trade", "What happens?", {"player": hidden.get("player"),
-                                                 "corporation": hidden.get("corporation"),
-                                                 "side": "buy" if kind == "buy_share" else "sell"}))
+        links.append(
+            (
+                "trade",
+                "What happens?",
+                {
+                    "player": hidden.get("player"),
+                    "corporation": hidden.get("corporation"),
+                    "side": "buy" if kind == "buy_share" else "sell",
+                },
+            )
+        )
     elif kind == "acquire":
         if (v.next or {}).get("for") == "intervention":
             return Markup("")  # preview.acquisition takes no announced_by: it would refuse these
         price = hidden.get("price")
         if price is None and getattr(form, "number", None) is not None:
             price = form.number.value
-        links.append(("acquisition", "What if?", {"corporation": hidden.get("corporation"),
-                                                  "company": hidden.get("company"), "price": price}))
+        links.append(
+            (
+                "acquisition",
+                "What if?",
+                {"corporation": hidden.get("corporation"), "company": hidden.get("company"), "price": price},
+            )
+        )
     elif kind == "close":
         links.append(("closing", "What if?", {"company": hidden.get("company")}))
         if not getattr(g, "rss_must_close_link", False):  # once per action panel

@@ -7,10 +7,10 @@ import secrets
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
+from assistant.rules.cards import COMPANIES, COMPANIES_BY_COLOR
 from assistant.store import ImportRefused, Refused
 from assistant.web import get_store
 from assistant.web.csrf import is_json_request
-from assistant.rules.cards import COMPANIES, COMPANIES_BY_COLOR
 from assistant.web.labels import COLORS, two_handed_seats
 
 bp = Blueprint("home", __name__)
@@ -19,9 +19,14 @@ MAX_PLAYERS = 6
 MAX_NAME = 30
 OPTIONS = {  # variant: (name, how to enter it)
     "open_companies": ("Open companies", "the deck is open: tick below which companies are in it"),
-    "two_handed": ("Two-handed", ("2 persons play 4 seats. Enter just the two persons as players 1 and 2 "
-                                  "(person A first); the app seats A's right hand 1st, B's left hand 2nd, "
-                                  "B's right hand 3rd and A's left hand 4th")),
+    "two_handed": (
+        "Two-handed",
+        (
+            "2 persons play 4 seats. Enter just the two persons as players 1 and 2 "
+            "(person A first); the app seats A's right hand 1st, B's left hand 2nd, "
+            "B's right hand 3rd and A's left hand 4th"
+        ),
+    ),
 }
 
 
@@ -32,8 +37,15 @@ def _companies_by_color() -> list[tuple[str, list[str]]]:
 def _render_new(names=None, options=(), deck=(), error=None, status=200):
     names = list(names or [])
     names += [""] * (MAX_PLAYERS - len(names))
-    return render_template("new_game.html", names=names, options=OPTIONS, chosen=set(options),
-                           deck=set(deck), companies=_companies_by_color(), error=error), status
+    return render_template(
+        "new_game.html",
+        names=names,
+        options=OPTIONS,
+        chosen=set(options),
+        deck=set(deck),
+        companies=_companies_by_color(),
+        error=error,
+    ), status
 
 
 @bp.get("/")
@@ -64,12 +76,17 @@ def create_game():
     seats, persons = filled, None
     if "two_handed" in options:
         if len(filled) != 2:
-            return _render_new(filled, options, deck, "The two-handed variant is for 2 persons: enter just their "
-                               "two names (players 1 and 2); the app makes the four seats.", 422)
+            return _render_new(
+                filled,
+                options,
+                deck,
+                "The two-handed variant is for 2 persons: enter just their "
+                "two names (players 1 and 2); the app makes the four seats.",
+                422,
+            )
         persons, seats = filled, two_handed_seats(*filled)
     try:
-        gid = get_store().create_game(seats, options, deck if "open_companies" in options else None,
-                                      persons=persons)
+        gid = get_store().create_game(seats, options, deck if "open_companies" in options else None, persons=persons)
     except Refused as err:
         return _render_new(filled, options, deck, err.message, 422)
     return redirect(url_for("table.page", gid=gid), code=303)

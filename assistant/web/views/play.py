@@ -36,7 +36,8 @@ def _answer(gid: str, status: int, **kwargs):
     v.error_rule = rule  # the anchor of the rule a refusal applies (actions.html links to /rules)
     if _is_htmx():
         body = render_template("components/actions.html", v=v) + render_template(
-            "components/sync.html", gid=gid, seq=v.seq, oob=True)
+            "components/sync.html", gid=gid, seq=v.seq, oob=True
+        )
         resp = make_response(body, status)
         if status in (200, 409):
             resp.headers["HX-Trigger"] = CHANGED_EVENT

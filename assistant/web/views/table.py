@@ -10,8 +10,20 @@ from assistant.web.context import TableView, set_seat
 
 bp = Blueprint("table", __name__, url_prefix="/games")
 
-COMPONENTS = ("banner", "actions", "offering", "deck", "corporations", "players", "prices",
-              "foreign", "history", "scoring", "join", "sync")
+COMPONENTS = (
+    "banner",
+    "actions",
+    "offering",
+    "deck",
+    "corporations",
+    "players",
+    "prices",
+    "foreign",
+    "history",
+    "scoring",
+    "join",
+    "sync",
+)
 CHANGED_EVENT = "rss-changed"
 # components that look the same on every phone (no seat, session or form token in them):
 # rendered once per game and seq for the whole table
@@ -36,8 +48,9 @@ def component(gid: str, name: str):
     if name not in SHARED:
         return render_template(f"components/{name}.html", v=v)
     cache = current_app.extensions["rss_rendered"]
-    return cache.get_or_render((gid, v.seq, name, v.full_history),
-                               lambda: render_template(f"components/{name}.html", v=v))
+    return cache.get_or_render(
+        (gid, v.seq, name, v.full_history), lambda: render_template(f"components/{name}.html", v=v)
+    )
 
 
 @bp.get("/<gid>/version")

@@ -1,0 +1,47 @@
+"""Games the project owns, for tests that need a game to work on.
+
+Built with the engine itself: a seeded, menu-driven playout (``legal_actions()`` then
+``events_of``), so a clone without ``../shared`` beside it has long, real games to test with.
+The same seed always gives the same game.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+from assistant.rules import Game, events_of
+
+PLAYERS = ("P1", "P2", "P3", "P4")
+
+
+# a table that founds corporations eagerly and trades, so the game is long (286 events for seed 276)
+WEIGHTS = {"buy_share": 1.0, "sell_share": 1.0, "ipo": 5.0, "acquire": 3.0, "skip_ipo": 0.2}
+
+
+def _amount(rng: random.Random, lo: int, hi: int) -> int:
+    return lo if rng.random() < 0.6 else rng.randint(lo, hi)
+
+
+@functools.lru_cache(maxsize=8)
+def _playout(seed: int, players: tuple[str, ...], limit: int) -> tuple[dict, ...]:
+    rng = random.Random(seed)
+    game = Game(list(players))
+    while not game.game_over and len(game.events) < limit:
+        menu = game.legal_actions()
+        item = rng.choices(menu, [WEIGHTS.get(i["type"], 1.0) for i in menu])[0]
+        game.apply(events_of(item, lambda *a: _amount(rng, *a) if len(a) == 2 else rng.choice(a[0])))
+    return tuple(game.events)
+
+
+def played_game(seed: int = 276, players=PLAYERS, limit: int = 600) -> dict:
+    """A transcript (rss-table-transcript v1) of a game played by the menu: table events only."""
+    events = [dict(e) for e in _playout(seed, tuple(players), limit)]
+    return {
+        "format": "rss-table-transcript",
+        "version": 1,
+        "game": "rolling-stock-stars",
+        "players": list(players),
+        "options": [],
+        "events": events,
+    }
