@@ -127,4 +127,3 @@ def test_a_wheel_serves_the_app_from_another_directory(tmp_path):
         proc.terminate()
         proc.communicate(timeout=10)
     assert (work / "instance" / "rss.sqlite3").exists(), "the database is created where the settings say"
-
