@@ -7,7 +7,7 @@ import os
 from flask import Flask
 
 from assistant.store import Store
-from assistant.web import csrf, errors, headers, secret, templating
+from assistant.web import assets, csrf, errors, headers, secret, templating
 from assistant.web.paths import STATIC, TEMPLATES
 from assistant.web.rendered import RenderedCache
 
@@ -53,6 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     templating.init_app(app)
     headers.init_app(app)
     errors.init_app(app)
+    assets.init_app(app)
     return app
 
 

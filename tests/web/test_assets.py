@@ -1,0 +1,82 @@
+"""Light on the wire: static files under content-hashed names, precompressed and cached for a
+year; pages and components compressed; the idle poll's 204 left exactly as it is."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import brotli
+
+from assistant.web import assets
+from assistant.web.paths import STATIC
+
+ASSET_RE = re.compile(r'(?:href|src)="(/static/[^"]+)"')
+
+
+def test_pages_link_static_files_by_content_hash(client, table):
+    gid = table.started_game()
+    for url in ("/", "/games/new", f"/games/{gid}", "/rules", f"/games/{gid}/help/standings"):
+        links = ASSET_RE.findall(client.get(url).text)
+        assert len(links) == 3, (url, links)
+        for link in links:
+            assert assets.HASHED.search(link), link
+    names = {link.rsplit("/", 1)[1] for link in links}
+    for name in ("app.css", "helpers.css", "htmx.min.js"):
+        with open(f"{STATIC}/{name}", "rb") as f:
+            assert assets.hashed_name(name, f.read()) in names
+
+
+def test_hashed_files_are_immutable_and_precompressed(client):
+    page = client.get("/games/new").text
+    css = next(link for link in ASSET_RE.findall(page) if "app." in link)
+    with open(f"{STATIC}/app.css", "rb") as f:
+        original = f.read()
+    plain = client.get(css, headers={"Accept-Encoding": "identity"})
+    assert plain.status_code == 200 and plain.data == original
+    assert "immutable" in plain.headers["Cache-Control"]
+    max_age = int(re.search(r"max-age=(\d+)", plain.headers["Cache-Control"]).group(1))
+    assert max_age >= 31536000
+    assert plain.headers["Content-Type"].startswith("text/css")
+    assert plain.headers["X-Content-Type-Options"] == "nosniff"
+    br = client.get(css, headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert br.headers["Content-Encoding"] == "br" and brotli.decompress(br.data) == original
+    assert len(br.data) < len(original) / 2
+    gz = client.get(css, headers={"Accept-Encoding": "gzip"})
+    assert gz.headers["Content-Encoding"] == "gzip" and gzip.decompress(gz.data) == original
+
+
+def test_a_changed_file_gets_a_new_name_and_the_old_stays(tmp_path):
+    source, target = tmp_path / "src", tmp_path / "out"
+    source.mkdir()
+    (source / "a.css").write_text("body { color: red; }\n" * 50)
+    first = assets.build(str(source), str(target))["a.css"]
+    assert (target / first).exists() and (target / (first + ".gz")).exists() and (target / (first + ".br")).exists()
+    assert assets.build(str(source), str(target))["a.css"] == first  # same content, same name, no rebuild
+    (source / "a.css").write_text("body { color: blue; }\n" * 50)
+    second = assets.build(str(source), str(target))["a.css"]
+    assert second != first and (target / second).exists() and (target / first).exists()
+    assert not [p for p in target.iterdir() if p.name.startswith(".build-")]
+
+
+def test_pages_components_and_json_are_compressed(client, table):
+    gid = table.started_game()
+    for url in (f"/games/{gid}", f"/games/{gid}/c/actions", f"/games/{gid}/state", "/rules"):
+        resp = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+        assert resp.headers.get("Content-Encoding") == "zstd", url
+        resp = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
+        assert resp.headers.get("Content-Encoding") == "br", url
+        assert "Accept-Encoding" in resp.headers["Vary"]
+        plain = client.get(url)
+        assert "Content-Encoding" not in plain.headers
+        body = brotli.decompress(resp.data)
+        assert len(resp.data) < len(body) * 0.6
+        if not url.startswith(f"/games/{gid}/c") and url != f"/games/{gid}":  # forms carry a fresh token each time
+            assert body == plain.data, url
+
+
+def test_the_idle_poll_is_an_empty_answer_left_alone(client, table):
+    gid = table.started_game()
+    resp = client.get(f"/games/{gid}/version?seq=3", headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert resp.status_code == 204 and resp.data == b""
+    assert "Content-Encoding" not in resp.headers and "Accept-Encoding" not in resp.headers.get("Vary", "")
