@@ -8,7 +8,7 @@ from flask import abort, session
 
 from assistant.rules import explain, preview
 from assistant.store import NotFound
-from assistant.web import cards, labels, lan, menu
+from assistant.web import cards, charts, labels, lan, menu
 
 HISTORY_SHORT = 30
 SEATS_KEY = "seats"
@@ -329,6 +329,11 @@ class TableView:
                 }
             )
         return rows
+
+    @cached_property
+    def charts(self) -> dict | None:
+        """The game turn by turn (wealth, share prices) as SVG chart coordinates."""
+        return charts.history_charts(self.game)
 
     @cached_property
     def two_handed_result(self) -> dict | None:

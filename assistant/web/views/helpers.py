@@ -28,6 +28,7 @@ from markupsafe import Markup
 
 from assistant.web import get_store
 from assistant.web import helpers_context as hc
+from assistant.web.charts import history_charts
 from assistant.web.views.table import view
 
 bp = Blueprint("helpers", __name__)
@@ -142,7 +143,7 @@ def closing(gid: str):
 @bp.get("/games/<gid>/help/standings")
 def standings(gid: str):
     v = view(gid)
-    return _render("standings", v, rows=hc.standings(v.game))
+    return _render("standings", v, rows=hc.standings(v.game), charts=history_charts(v.game))
 
 
 @bp.get("/games/<gid>/help/banker")
