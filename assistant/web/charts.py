@@ -124,7 +124,7 @@ def line_chart(title: str, unit: str, labels: list[str], series: dict[str, list[
             }
         )
     desc = "; ".join(
-        f"{line['name']}: {line['first'][1]} at {_when(line['first'][0])}, {line['last'][1]} at {_when(line['last'][0])}"
+        f"{line['name']}: {line['first'][1]} {_when(line['first'][0])}, {line['last'][1]} {_when(line['last'][0])}"
         for line in lines
         if line["first"]
     )
@@ -146,7 +146,7 @@ def line_chart(title: str, unit: str, labels: list[str], series: dict[str, list[
 
 
 def _when(label: str) -> str:
-    return {"start": "the start", "now": "now", "end": "the end"}.get(label, f"the end of turn {label}")
+    return {"start": "at the start", "now": "now", "end": "at the end"}.get(label, f"at the end of turn {label}")
 
 
 def history_charts(game) -> dict | None:
