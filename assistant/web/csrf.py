@@ -1,37 +1,26 @@
-"""CSRF protection: one random token per session, required in every form POST.
+"""CSRF protection: Flask-WTF's CSRFProtect, one secret per session, a signed token in every form.
 
-JSON requests (``Content-Type: application/json``) to the views that read JSON (the JSON
-door, transcript import) are exempt: a browser cannot send them cross-site without a CORS
-preflight, which this app never allows.  Every other POST needs the token, whatever its
-content type.
+Every POST needs the token (form field ``csrf_token`` or the ``X-CSRF-Token`` header), whatever
+its content type, except JSON requests (``Content-Type: application/json``) to the views that
+read JSON (the JSON door, transcript import): a browser cannot send them cross-site without a
+CORS preflight, which this app never allows.  That exemption depends on the request, not only on
+the view, so the check runs here (``WTF_CSRF_CHECK_DEFAULT`` off) and calls ``protect()``.
 """
 
 from __future__ import annotations
 
-import hmac
-import secrets
+from flask import Flask, current_app, request
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import BadRequest
 
-from flask import Flask, abort, current_app, request, session
+from assistant.web import errors
 
-FIELD = "csrf_token"
-SESSION_KEY = "csrf"
-
-
-def token() -> str:
-    value = session.get(SESSION_KEY)
-    if not value:
-        value = secrets.token_urlsafe(32)
-        session[SESSION_KEY] = value
-        session.permanent = True
-    return value
+# Views that take a JSON body besides forms (they check the token of their form posts).
+JSON_VIEWS = ("home.import_game",)
 
 
 def is_json_request() -> bool:
     return request.mimetype == "application/json"
-
-
-# Views that take a JSON body besides forms (they check the token of their form posts).
-JSON_VIEWS = ("home.import_game",)
 
 
 def exempt(view):
@@ -48,16 +37,24 @@ def _check() -> None:
         return
     if is_json_request() and request.endpoint in JSON_VIEWS:
         return
-    sent = request.form.get(FIELD, "") or request.headers.get("X-CSRF-Token", "")
-    expected = session.get(SESSION_KEY, "")
-    if not sent or not expected or not hmac.compare_digest(str(sent), str(expected)):
-        abort(
-            400,
-            description="This form has expired or did not come from this app (CSRF check failed). "
-            "Reload the page and try again.",
+    current_app.extensions["csrf"].protect()
+
+
+def _refused(err: CSRFError):
+    reason = (err.description or "").rstrip(".")
+    reason = reason[:1].lower() + reason[1:]
+    return errors.handle(
+        BadRequest(
+            description=f"This form has expired or did not come from this app (CSRF check failed: {reason}). "
+            "Reload the page and try again."
         )
+    )
 
 
 def init_app(app: Flask) -> None:
+    app.config.setdefault("WTF_CSRF_CHECK_DEFAULT", False)
+    app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a table page stays open for a whole game
+    app.config.setdefault("WTF_CSRF_HEADERS", ["X-CSRF-Token"])
+    CSRFProtect(app)  # also the template global csrf_token()
     app.before_request(_check)
-    app.jinja_env.globals["csrf_token"] = token
+    app.register_error_handler(CSRFError, _refused)
