@@ -1,0 +1,145 @@
+"""Accessibility in chromium: axe-core finds no violation of WCAG 2.1 A and AA on the home page,
+the new-game form, the table page in every kind of position (setup, phase 1, acquisition,
+closing, dividend, IPO, game over), every decision helper and "Why?" page they link to, the
+rules page and an error page; in light and dark, on 360 and 320 px wide phones.  On each of
+these: no sideways scroll, body text of at least 16 px, buttons and form controls at least
+44 px tall and wide."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from urllib.parse import urlsplit
+
+import pytest
+
+from assistant import transcript
+from tests.project_games import played_game
+
+from . import helper_positions
+from .browser import NEEDS_CHROMIUM
+
+pytest.importorskip("playwright.sync_api")
+axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+pytestmark = NEEDS_CHROMIUM
+
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+WIDTHS = (360, 320)
+SCHEMES = ("light", "dark")
+TAP = 44
+# buttons and form controls; text links inside sentences are exempt from the target size (WCAG 2.5.5)
+CONTROLS = (
+    "button, .button, select, summary, label.radio, input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
+)
+
+
+def _import(live, players, events) -> str:
+    body = json.dumps(transcript.build(list(players), [], None, list(events), "accessibility test")).encode()
+    req = urllib.request.Request(live + "/games/import", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return resp.url
+
+
+def _problems(page, axe) -> list[str]:
+    """Everything wrong with the page as it is now (viewport and colour scheme already set)."""
+    out = []
+    results = axe.run(page, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
+    for v in results.response["violations"]:
+        nodes = "; ".join(
+            " ".join(n["target"]) if isinstance(n["target"], list) else str(n["target"]) for n in v["nodes"][:4]
+        )
+        out.append(f"axe {v['id']} ({v['impact']}): {v['help']} [{len(v['nodes'])}: {nodes}]")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    viewport = page.viewport_size["width"]
+    if width > viewport:
+        wide = page.evaluate(
+            """w => [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > w + 0.5)
+                 .slice(0, 4).map(e => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ').join('.') : ''))""",
+            viewport,
+        )
+        out.append(f"sideways scroll: {width} px wide at {viewport} px ({', '.join(wide)})")
+    body = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    if body < 16:
+        out.append(f"body text is {body} px")
+    small = page.evaluate(
+        """([sel, tap]) => [...document.querySelectorAll(sel)].filter(e => {
+             const r = e.getBoundingClientRect();
+             return r.width > 0 && r.height > 0 && (r.height < tap - 0.5 || r.width < tap - 0.5);
+           }).slice(0, 4).map(e => { const r = e.getBoundingClientRect();
+             return `${e.tagName.toLowerCase()} "${(e.innerText || e.value || e.name || '').trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`; })""",
+        [CONTROLS, TAP],
+    )
+    if small:
+        out.append("tap targets under 44 px: " + "; ".join(small))
+    return out
+
+
+def _check(page, axe, url, report):
+    page.goto(url)
+    page.wait_for_load_state("load")
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": 740})
+            for problem in _problems(page, axe):
+                report.append(f"{urlsplit(url).path}?{urlsplit(url).query} {scheme} {width}px: {problem}")
+
+
+@pytest.fixture
+def checker(browser):
+    page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    axe = axe_sync.Axe()
+    report: list[str] = []
+
+    def check(url):
+        _check(page, axe, url, report)
+
+    check.report = report
+    check.page = page
+    yield check
+    page.context.close()
+
+
+def _assert_clean(report):
+    print("\n".join(report) or "no accessibility problems")
+    assert report == [], "\n" + "\n".join(report)
+
+
+def test_pages_outside_a_game(live, checker):
+    for path in ("/", "/games/new", "/rules", "/games/no-such-game"):
+        checker(live + path)
+    _assert_clean(checker.report)
+
+
+@pytest.fixture(scope="module")
+def kinds_seen() -> set:
+    """The helper and "Why?" kinds already checked by an earlier position of this module."""
+    return set()
+
+
+def _helper_links(page, base, kinds: set) -> list[str]:
+    """The decision helpers and "Why?" pages the page links to, one per kind not checked yet."""
+    hrefs = page.eval_on_selector_all("a.helper-link, a.why, .helper-links a", "els => els.map(e => e.href)")
+    out = []
+    for href in hrefs:
+        m = re.search(r"/(help|why)/(\w+)", href)
+        if m and m.groups() not in kinds and href.startswith(base):
+            kinds.add(m.groups())
+            out.append(href)
+    return out
+
+
+@pytest.mark.parametrize("position", ["setup", "investment", "acquisition", "closing", "dividend", "ipo", "final"])
+def test_table_page_and_its_helpers(live, checker, kinds_seen, position):
+    if position == "setup":
+        url = _import(live, helper_positions.PLAYERS, [])
+    elif position == "final":
+        t = played_game()
+        url = _import(live, t["players"], t["events"])
+    else:
+        url = _import(live, *helper_positions.position(position))
+    checker(url)
+    for link in _helper_links(checker.page, live, kinds_seen):
+        checker(link)
+    _assert_clean(checker.report)
