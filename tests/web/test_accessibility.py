@@ -93,7 +93,10 @@ def checker(browser):
     report: list[str] = []
 
     def check(url):
+        check.checked.append(re.sub(r"/games/[\w-]{20,}", "/games/<id>", url.split("//", 1)[1].split("/", 1)[1]))
         _check(page, axe, url, report)
+
+    check.checked = []
 
     check.report = report
     check.page = page
@@ -101,7 +104,9 @@ def checker(browser):
     page.context.close()
 
 
-def _assert_clean(report):
+def _assert_clean(checker):
+    report = checker.report
+    print("checked:", ", ".join("/" + c for c in checker.checked))
     print("\n".join(report) or "no accessibility problems")
     assert report == [], "\n" + "\n".join(report)
 
@@ -109,7 +114,7 @@ def _assert_clean(report):
 def test_pages_outside_a_game(live, checker):
     for path in ("/", "/games/new", "/rules", "/games/no-such-game"):
         checker(live + path)
-    _assert_clean(checker.report)
+    _assert_clean(checker)
 
 
 @pytest.fixture(scope="module")
@@ -142,4 +147,4 @@ def test_table_page_and_its_helpers(live, checker, kinds_seen, position):
     checker(url)
     for link in _helper_links(checker.page, live, kinds_seen):
         checker(link)
-    _assert_clean(checker.report)
+    _assert_clean(checker)
