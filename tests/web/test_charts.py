@@ -104,3 +104,18 @@ def test_final_scoring_shows_the_charts_with_the_final_scores(client):
     legend = dict(re.findall(r"<span>([^:<]+): <strong>(\d+)</strong>", wealth))
     assert {k: int(v) for k, v in legend.items()} == final
     assert "at the end" in wealth and not re.search(r"<[^>]+\sstyle=", html)
+
+
+def test_the_players_view_template_shows_the_charts_until_the_final_scoring_does(app, client):
+    from flask import render_template
+
+    from assistant.web.context import TableView
+
+    playing = _import(client, ["Amy", "Brian"], TURN_1 + TURN_2)
+    t = played_game()
+    over = _import(client, t["players"], t["events"])
+    with app.test_request_context():
+        store = app.extensions["rss_store"]
+        html = render_template("charts/players.html", v=TableView(store, playing))
+        assert 'id="players-chart-wealth"' in html and 'id="players-chart-prices"' in html
+        assert render_template("charts/players.html", v=TableView(store, over)).strip() == ""
