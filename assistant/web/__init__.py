@@ -51,9 +51,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(helpers.bp)  # decision helpers, Why?, /rules
     csrf.init_app(app)
     templating.init_app(app)
+    assets.init_app(app)  # hashed static files (WhiteNoise) and compressed responses
     headers.init_app(app)
     errors.init_app(app)
-    assets.init_app(app)
     return app
 
 

@@ -9,11 +9,8 @@ the view, so the check runs here (``WTF_CSRF_CHECK_DEFAULT`` off) and calls ``pr
 
 from __future__ import annotations
 
-from flask import Flask, current_app, request
+from flask import Flask, abort, current_app, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
-from werkzeug.exceptions import BadRequest
-
-from assistant.web import errors
 
 # Views that take a JSON body besides forms (they check the token of their form posts).
 JSON_VIEWS = ("home.import_game",)
@@ -37,18 +34,15 @@ def _check() -> None:
         return
     if is_json_request() and request.endpoint in JSON_VIEWS:
         return
-    current_app.extensions["csrf"].protect()
-
-
-def _refused(err: CSRFError):
-    reason = (err.description or "").rstrip(".")
-    reason = reason[:1].lower() + reason[1:]
-    return errors.handle(
-        BadRequest(
-            description=f"This form has expired or did not come from this app (CSRF check failed: {reason}). "
-            "Reload the page and try again."
+    try:
+        current_app.extensions["csrf"].protect()
+    except CSRFError as err:
+        reason = (err.description or "").rstrip(".")
+        abort(
+            400,
+            description="This form has expired or did not come from this app "
+            f"(CSRF check failed: {reason[:1].lower() + reason[1:]}). Reload the page and try again.",
         )
-    )
 
 
 def init_app(app: Flask) -> None:
@@ -57,4 +51,3 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("WTF_CSRF_HEADERS", ["X-CSRF-Token"])
     CSRFProtect(app)  # also the template global csrf_token()
     app.before_request(_check)
-    app.register_error_handler(CSRFError, _refused)

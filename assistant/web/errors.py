@@ -15,7 +15,7 @@ def wants_json() -> bool:
     return best == "application/json" and request.accept_mimetypes[best] > request.accept_mimetypes["text/html"]
 
 
-def handle(err: HTTPException):
+def _handle(err: HTTPException):
     message = err.description or err.name
     if wants_json():
         return jsonify({"error": message, "status": err.code}), err.code
@@ -24,22 +24,22 @@ def handle(err: HTTPException):
 
 def _unexpected(err: Exception):
     if isinstance(err, HTTPException):
-        return handle(err)
-    return handle(InternalServerError(description="Something went wrong on the server."))
+        return _handle(err)
+    return _handle(InternalServerError(description="Something went wrong on the server."))
 
 
 def _too_deep(err: RecursionError):
     # The only way a request reaches Python's recursion limit is JSON nested thousands deep.
-    return handle(BadRequest(description="The data is nested too deeply to be a transcript or an event."))
+    return _handle(BadRequest(description="The data is nested too deeply to be a transcript or an event."))
 
 
 def _unreplayable(err: Unreplayable):
     message = f"This game cannot be shown: {err.message}. Its transcript can still be exported."
-    return handle(Conflict(description=message))
+    return _handle(Conflict(description=message))
 
 
 def init_app(app: Flask) -> None:
     app.register_error_handler(Unreplayable, _unreplayable)
     app.register_error_handler(RecursionError, _too_deep)
-    app.register_error_handler(HTTPException, handle)
+    app.register_error_handler(HTTPException, _handle)
     app.register_error_handler(InternalServerError, _unexpected)
