@@ -24,6 +24,7 @@ from assistant.rules import Game
 from assistant.store import Row, effective_events
 from assistant.transcript import is_table_event
 from assistant.web import create_app
+from tests import ASSETS_DIR
 from tests.project_games import played_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -230,6 +231,7 @@ def make_app(tmp_path, **extra):
         "DATABASE": str(tmp_path / "rss.sqlite3"),
         "TESTING": False,
         "SECRET_KEY": "robustness",
+        "ASSETS_DIR": ASSETS_DIR,
         "LAN_IP": "192.168.7.7",
         "INSTANCE_PATH": str(tmp_path / "instance"),
     }

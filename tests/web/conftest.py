@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from assistant.web import create_app
+from tests import ASSETS_DIR
 
 PLAYERS = ["Amy", "Brian", "Crystal"]
 CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -24,6 +25,7 @@ def make_app(db_path, **extra):
         "SECRET_KEY": "test-secret",
         "LAN_IP": "192.168.7.7",
         "INSTANCE_PATH": str(Path(db_path).parent / "instance"),
+        "ASSETS_DIR": ASSETS_DIR,
     }
     config.update(extra)
     return create_app(config)
