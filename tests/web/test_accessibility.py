@@ -1,6 +1,6 @@
 """Accessibility in chromium: axe-core finds no violation of WCAG 2.1 A and AA on the home page,
 the new-game form, the table page in every kind of position (setup, phase 1, acquisition,
-closing, dividend, IPO, game over), every decision helper and "Why?" page they link to, the
+closing, dividend, IPO, game over) and each of its views, every decision helper and "Why?" page they link to, the
 rules page and an error page; in light and dark, on 360 and 320 px wide phones.  On each of
 these: no sideways scroll, body text of at least 16 px, buttons and form controls at least
 44 px tall and wide."""
@@ -135,8 +135,18 @@ def _helper_links(page, base, kinds: set) -> list[str]:
     return out
 
 
+def _view_links(page, url) -> list[str]:
+    """The table's other views (``/games/<id>/v/<name>``) the page links to."""
+    hrefs = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href.split('#')[0])")
+    return sorted({h for h in hrefs if re.fullmatch(re.escape(url) + r"/v/\w+", h)})
+
+
+# every view of the table is checked in these positions; the others check the page a phone opens on
+ALL_VIEWS = {"setup", "investment", "final"}
+
+
 @pytest.mark.parametrize("position", ["setup", "investment", "acquisition", "closing", "dividend", "ipo", "final"])
-def test_table_page_and_its_helpers(live, checker, kinds_seen, position):
+def test_table_page_its_views_and_helpers(live, checker, kinds_seen, position):
     if position == "setup":
         url = _import(live, helper_positions.PLAYERS, [])
     elif position == "final":
@@ -145,6 +155,10 @@ def test_table_page_and_its_helpers(live, checker, kinds_seen, position):
     else:
         url = _import(live, *helper_positions.position(position))
     checker(url)
-    for link in _helper_links(checker.page, live, kinds_seen):
+    helpers = _helper_links(checker.page, live, kinds_seen)
+    for view in _view_links(checker.page, url) if position in ALL_VIEWS else []:
+        checker(view)
+        helpers += _helper_links(checker.page, live, kinds_seen)
+    for link in helpers:
         checker(link)
     _assert_clean(checker)
