@@ -13,7 +13,7 @@ from assistant.rules.history import history
 
 WIDTH, HEIGHT = 320, 200
 LEFT, RIGHT, TOP, BOTTOM = 34, 14, 10, 30  # the plot area's margins (axis labels live there)
-CHAR_WIDTH, GAP = 7.5, 6  # an x axis label's width per character (13 px text), the least space between two
+CHAR_WIDTH, GAP = 8.2, 6  # an x axis label's width per character (14 px text), the least space between two
 # (dash pattern, marker shape, hollow marker); index i goes with colour class s{i+1}
 STYLES = [
     (None, "circle", False),

@@ -43,7 +43,7 @@ def test_charts_are_drawn_readable_in_light_and_dark(live, browser):
                 assert box and box["width"] > 50, (where, i, box)
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], where
             label = page.locator(".charts text").first
-            assert float(label.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 13
+            assert float(label.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 14
             charts.screenshot(path=str(ARTIFACTS / f"charts-{where}-{scheme}.png"))
         strokes[scheme] = lines.first.evaluate("e => getComputedStyle(e).stroke")
         assert problems == [], problems
