@@ -1,5 +1,5 @@
-"""The test suite (a package, so that ``tests.*`` is this directory even when an installed
-distribution ships a top-level ``tests`` package of its own)."""
+"""The test suite (a package, so ``tests.project_games`` is this folder even if some installed
+distribution ships a stray top-level ``tests`` package)."""
 
 import os
 import tempfile
