@@ -8,6 +8,7 @@ from flask import Flask
 
 from assistant.store import Store
 from assistant.web import csrf, errors, headers, secret, templating
+from assistant.web.hosts import HostCheck
 from assistant.web.paths import STATIC, TEMPLATES
 from assistant.web.rendered import RenderedCache
 
@@ -53,6 +54,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     templating.init_app(app)
     headers.init_app(app)
     errors.init_app(app)
+    app.wsgi_app = HostCheck(app.wsgi_app)  # a malformed Host is a 400 before Flask binds its URLs
     return app
 
 

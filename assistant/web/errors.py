@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import BadRequest, Conflict, HTTPException, InternalServerError
 
 from assistant.store import Unreplayable
@@ -19,7 +19,10 @@ def _handle(err: HTTPException):
     message = err.description or err.name
     if wants_json():
         return jsonify({"error": message, "status": err.code}), err.code
-    return render_template("error.html", code=err.code, title=err.name, message=message), err.code
+    try:
+        return render_template("error.html", code=err.code, title=err.name, message=message), err.code
+    except Exception:  # the error page itself cannot be built (e.g. no URL adapter): say it in plain text
+        return Response(f"{err.code} {err.name}: {message}\n", err.code, mimetype="text/plain")
 
 
 def _unexpected(err: Exception):

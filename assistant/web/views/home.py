@@ -116,7 +116,8 @@ def import_game():
         if upload is None or not upload.filename:
             return render_template("home.html", import_error="Choose a transcript file to import."), 400
         try:
-            data = json.loads(upload.read().decode("utf-8"))
+            # bytes: json detects UTF-8 with or without a byte order mark (and UTF-16/32), as for the JSON body
+            data = json.loads(upload.read())
         except (UnicodeDecodeError, ValueError):
             return render_template("home.html", import_error="That file is not a JSON transcript."), 400
     try:
