@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify, render_template, request
-from werkzeug.exceptions import BadRequest, Conflict, HTTPException, InternalServerError
+import sqlite3
+
+from flask import Flask, Response, current_app, jsonify, render_template, request
+from werkzeug.exceptions import BadRequest, Conflict, HTTPException, InternalServerError, ServiceUnavailable
 
 from assistant.store import Unreplayable
 
@@ -41,7 +43,32 @@ def _unreplayable(err: Unreplayable):
     return _handle(Conflict(description=message))
 
 
+DAMAGED = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
+
+
+def _database(err: sqlite3.DatabaseError):
+    """SQLite failed under a request: a damaged file says so (503), never "Something went wrong"."""
+    damaged = (
+        not isinstance(err, sqlite3.OperationalError)
+        or getattr(err, "sqlite_errorname", "") in DAMAGED
+        or str(err).startswith("no such table")  # the file was emptied or replaced under the server
+    )
+    if damaged:
+        message = (
+            f"The database is damaged ({err}): the games cannot be read or saved until it is restored. "
+            "Stop the server, run `python -m assistant check-db`, and restore a backup "
+            "(README: Backing up the database)."
+        )
+    else:
+        message = f"The database cannot be used right now ({err}). Try again in a moment."
+    current_app.logger.error(
+        "database %s on %s %r: %s", "damaged" if damaged else "error", request.method, request.path[:200], err
+    )
+    return _handle(ServiceUnavailable(description=message))
+
+
 def init_app(app: Flask) -> None:
+    app.register_error_handler(sqlite3.DatabaseError, _database)
     app.register_error_handler(Unreplayable, _unreplayable)
     app.register_error_handler(RecursionError, _too_deep)
     app.register_error_handler(HTTPException, _handle)
