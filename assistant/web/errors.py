@@ -46,6 +46,10 @@ def _unreplayable(err: Unreplayable):
 DAMAGED = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
 
 
+class DatabaseDamaged(ServiceUnavailable):
+    name = "The database is damaged"
+
+
 def _database(err: sqlite3.DatabaseError):
     """SQLite failed under a request: a damaged file says so (503), never "Something went wrong"."""
     damaged = (
@@ -56,15 +60,16 @@ def _database(err: sqlite3.DatabaseError):
     if damaged:
         message = (
             f"The database is damaged ({err}): the games cannot be read or saved until it is restored. "
-            "Stop the server, run `python -m assistant check-db`, and restore a backup "
-            "(README: Backing up the database)."
+            'Stop the server, check the file with "python -m assistant check-db" and restore a backup '
+            '(README: "A damaged database file").'
         )
     else:
         message = f"The database cannot be used right now ({err}). Try again in a moment."
     current_app.logger.error(
         "database %s on %s %r: %s", "damaged" if damaged else "error", request.method, request.path[:200], err
     )
-    return _handle(ServiceUnavailable(description=message))
+    error = DatabaseDamaged(description=message) if damaged else ServiceUnavailable(description=message)
+    return _handle(error)
 
 
 def init_app(app: Flask) -> None:
