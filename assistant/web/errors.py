@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
@@ -50,6 +51,13 @@ class DatabaseDamaged(ServiceUnavailable):
     name = "The database is damaged"
 
 
+def _emptied(path) -> bool:
+    try:
+        return bool(path) and os.path.getsize(path) == 0
+    except OSError:
+        return False
+
+
 def _database(err: sqlite3.DatabaseError):
     """SQLite failed under a request: a damaged file says so (503), never "Something went wrong"."""
     damaged = (
@@ -57,9 +65,12 @@ def _database(err: sqlite3.DatabaseError):
         or getattr(err, "sqlite_errorname", "") in DAMAGED
         or str(err).startswith("no such table")  # the file was emptied or replaced under the server
     )
+    detail = str(err)
+    if _emptied(current_app.config.get("DATABASE")):  # a write to an emptied file waits, then "locked"
+        damaged, detail = True, "the file is empty (0 bytes)"
     if damaged:
         message = (
-            f"The database is damaged ({err}): the games cannot be read or saved until it is restored. "
+            f"The database is damaged ({detail}): the games cannot be read or saved until it is restored. "
             'Stop the server, check the file with "python -m assistant check-db" and restore a backup '
             '(README: "A damaged database file").'
         )

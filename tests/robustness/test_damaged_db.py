@@ -194,10 +194,19 @@ def test_a_file_emptied_while_serving_gives_a_clear_503(tmp_path):
     gids = build_db(db)
     srv = Server(db, tmp_path).start()
     try:
-        client = Http(srv.base)
+        client = Http(srv.base, timeout=120)
         damage(db, "zero")
         status, body = client.json("GET", f"/games/{gids[1]}/state")
         print(f"emptied at run time: {status} {json.dumps(body)[:200]}")
+        assert status == 503 and "damaged" in body["error"]
+        # a write cannot take the file's lock (the server's other connections hold theirs): it waits for
+        # SQLite's busy timeout, then says the same
+        status, body = client.json(
+            "POST",
+            "/games/import",
+            {"format": "rss-table-transcript", "version": 1, "players": ["Amy", "Brian"], "events": []},
+        )
+        print(f"a write to the emptied file: {status} {json.dumps(body)[:200]}")
         assert status == 503 and "damaged" in body["error"]
         assert "Traceback" not in srv.output()
     finally:
