@@ -3,7 +3,8 @@
 The server refuses to start whenever it would have to guess what happened to the games:
 
 * the file cannot be read (permissions, a folder, not an SQLite file);
-* SQLite's ``PRAGMA integrity_check`` finds damage (garbage written into the file, a truncated file);
+* SQLite's ``PRAGMA integrity_check`` finds damage (garbage written into the file, a truncated file),
+  or a stored row does not read back as UTF-8 JSON (garbage inside a row, which SQLite cannot see);
 * it is an SQLite file of something else (tables, but not this app's ``games`` and ``events``);
 * it is empty (0 bytes) where games were expected: the file was named explicitly (``--db`` or
   ``$RSS_DB``), or it sits in an instance folder that has been used (its ``secret_key`` exists), or
@@ -17,6 +18,7 @@ The check only reads: it opens the file read-only and never creates it.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sqlite3
 import time
@@ -121,6 +123,7 @@ def inspect(path: str) -> Report:
         if TABLES <= tables:
             report.games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
             report.events = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+            report.problems.extend(_unreadable_rows(conn))
         else:
             report.games = report.events = 0
     except sqlite3.DatabaseError as err:  # not a database, malformed, I/O error, ...
@@ -130,6 +133,27 @@ def inspect(path: str) -> Report:
             conn.close()
         report.seconds = time.monotonic() - started
     return report
+
+
+def _unreadable_rows(conn: sqlite3.Connection) -> list[str]:
+    """Rows whose JSON is not valid UTF-8 JSON: garbage inside a row passes SQLite's own check."""
+    conn.text_factory = bytes
+    problems: list[str] = []
+    queries = (
+        ("game", "SELECT id, players, options FROM games"),
+        ("event", "SELECT game_id || ' #' || seq, event FROM events"),
+    )
+    for what, query in queries:
+        for row in conn.execute(query):
+            try:
+                for value in row[1:]:
+                    json.loads(value.decode("utf-8"))
+            except (AttributeError, UnicodeDecodeError, ValueError):
+                where = row[0].decode("utf-8", "replace") if isinstance(row[0], bytes) else row[0]
+                problems.append(f"{what} {where}: its stored data is not readable (garbage inside the row)")
+                if len(problems) >= MAX_PROBLEMS:
+                    return problems + ["... (stopped looking)"]
+    return problems
 
 
 def _uri_path(path: str) -> str:

@@ -277,11 +277,11 @@ class Store:
         r = rows[0]
         info = GameInfo(
             r["id"],
-            json.loads(r["players"]),
-            json.loads(r["options"]),
-            None if r["deck"] is None else json.loads(r["deck"]),
+            _stored_json(r["players"]),
+            _stored_json(r["options"]),
+            None if r["deck"] is None else _stored_json(r["deck"]),
             r["created"],
-            json.loads(r["persons"]) if r.get("persons") else None,
+            _stored_json(r["persons"]) if r.get("persons") else None,
         )
         with self._cache_lock:
             self._info[gid] = info
@@ -303,7 +303,7 @@ class Store:
     @staticmethod
     def _rows(db, gid, after=0) -> list[Row]:
         q = "SELECT seq, event, token, created FROM events WHERE game_id = ? AND seq > ? ORDER BY seq"
-        return [Row(r["seq"], json.loads(r["event"]), r["token"], r["created"]) for r in db.query(q, [gid, after])]
+        return [Row(r["seq"], _stored_json(r["event"]), r["token"], r["created"]) for r in db.query(q, [gid, after])]
 
     def seq(self, gid: str) -> int:
         return self._seq(self._db(), gid)
@@ -510,6 +510,14 @@ class Store:
             self._cache.move_to_end(gid)
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
+
+
+def _stored_json(text: str):
+    """A JSON column as stored; garbage inside a row (which SQLite's own check cannot see) is damage."""
+    try:
+        return json.loads(text)
+    except ValueError as err:
+        raise sqlite3.DatabaseError("database disk image is malformed: a stored row is not readable") from err
 
 
 def _entry_text(entry: dict) -> str:

@@ -64,6 +64,7 @@ def _database(err: sqlite3.DatabaseError):
         not isinstance(err, sqlite3.OperationalError)
         or getattr(err, "sqlite_errorname", "") in DAMAGED
         or str(err).startswith("no such table")  # the file was emptied or replaced under the server
+        or str(err).startswith("Could not decode to UTF-8")  # garbage inside a row
     )
     detail = str(err)
     if _emptied(current_app.config.get("DATABASE")):  # a write to an emptied file waits, then "locked"
