@@ -15,7 +15,6 @@ from .cards import (
     COLORS,
     COMPANIES,
     COMPANIES_BY_COLOR,
-    CORPORATIONS,
     COST_BY_TOP,
     DECK_COUNTS,
     HIGHEST_OF_COLOR,
@@ -33,7 +32,7 @@ from .phases.trading import TradingMixin
 from .snapshot import SnapshotMixin
 
 KNOWN_OPTIONS = ("open_companies", "two_handed")
-RESERVED_NAMES = {"Bank", "Foreign investor", "the foreign investor", *CORPORATIONS}
+ENTITY_NAMES = {"Bank", "Foreign investor", "the foreign investor"}
 
 PHASE_NAMES = {
     1: "Investment",
@@ -96,26 +95,36 @@ EVENT_TYPES = (
 
 
 class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMixin):
-    """One game of Rolling Stock Stars, from setup to final scoring."""
+    """One game of Rolling Stock Stars (or of a ruleset sharing its rules), from setup to final scoring.
 
-    def __init__(self, players, options=(), deck=None, persons=None):
+    ``ruleset`` (assistant.rules.rulesets; Rolling Stock Stars when None) names the corporations
+    and says how many players and which variants it allows."""
+
+    def __init__(self, players, options=(), deck=None, persons=None, ruleset=None):
+        if ruleset is None:
+            from .rulesets import STARS as ruleset
+        self.ruleset = ruleset
         players = list(players)
         options = list(options or ())
+        known = [o for o in KNOWN_OPTIONS if o in ruleset.variants]
         for opt in options:
-            if not isinstance(opt, str) or opt not in KNOWN_OPTIONS:
-                raise RuleError(f"Unknown variant {opt!r}; known variants: {', '.join(KNOWN_OPTIONS)}.")
+            if not isinstance(opt, str) or opt not in known:
+                if not known:
+                    raise RuleError(f"{ruleset.title} has no variants, so not {opt!r}.")
+                raise RuleError(f"Unknown variant {opt!r}; known variants: {', '.join(known)}.")
         if any(not isinstance(p, str) or not p.strip() for p in players):
             raise RuleError("Every player needs a name.")
         if len(set(players)) != len(players):
             raise RuleError("Player names must be different from each other.")
-        taken = [p for p in players if p in RESERVED_NAMES]
+        taken = [p for p in players if p in ENTITY_NAMES or p in self.charters]
         if taken:
             raise RuleError(f"{taken[0]!r} is the name of a part of the game; choose another player name.")
         self.two_handed = "two_handed" in options
         if self.two_handed and len(players) != 4:
             raise RuleError("The two-player, two-handed variant is played with four seats (two per person).")
-        if not 2 <= len(players) <= 6:
-            raise RuleError(f"Rolling Stock Stars is for 2 to 6 players, not {len(players)}.")
+        problem = ruleset.player_problem(len(players))
+        if problem:
+            raise RuleError(problem)
         self.options = options
         self.persons = list(persons) if persons else (["A", "B"] if self.two_handed else None)
         if self.two_handed and (
@@ -165,6 +174,16 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         self._auto: list[str] = []
         self._moves: list[tuple] = []
         self.on_phase_end = None  # optional callback(game) at the end of every phase
+
+    @property
+    def charters(self):
+        """Display name -> charter (its ability key, shares, ability text) in this game's ruleset."""
+        return self.ruleset.corporations
+
+    def ability(self, corp_name: str) -> str | None:
+        """The ability key (cards.PER_COMPANY, ...) of the corporation called ``corp_name``."""
+        charter = self.ruleset.corporations.get(corp_name)
+        return None if charter is None else charter.key
 
     # ------------------------------------------------------------------ construction
     @staticmethod
