@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType, ModuleType
 
 from . import cards as stars_cards
+from . import rulebook
 from .errors import RuleError
 
 DEFAULT = "rolling-stock-stars"
@@ -54,7 +55,8 @@ class Ruleset:
     corporation_short: Mapping[str, str]  # display name -> short label on the price row
     corporation_colors: Mapping[str, str]  # display name -> colour of the charter ("" when it has none)
     phase_names: Mapping[int, str]
-    rules: str  # the rules page source: "stars-canonical" or "classic-guide"
+    rules_sections: Callable[[], tuple]  # the rules page: sections {"anchor", "group", "title", "text"}
+    rules_title: str  # what the rules page shows: "The canonical rules of Rolling Stock Stars"
     rules_note: str  # shown above the rules for this ruleset ("" for none)
     cards: ModuleType  # the card data (COMPANIES, COLORS, PRICES, COST_BY_TOP, ...)
     factory: Callable = field(repr=False)  # factory(ruleset, players, options, deck, persons) -> engine game
@@ -116,6 +118,10 @@ class Ruleset:
     def phase_name(self, phase) -> str:
         return self.phase_names.get(phase, "")
 
+    def rule_section(self, anchor: str | None) -> dict | None:
+        """The rules page section with this anchor (refusals name one), or None."""
+        return next((s for s in self.rules_sections() if s["anchor"] == anchor), None) if anchor else None
+
 
 def _frozen(mapping) -> Mapping:
     return MappingProxyType(dict(mapping))
@@ -142,7 +148,8 @@ def _edition(key, title, differs, players, variants, names, short, note) -> Rule
         corporation_short=_frozen(short),
         corporation_colors=_frozen({name: "" for name in names.values()}),
         phase_names=_frozen(PHASE_NAMES),
-        rules="stars-canonical",
+        rules_sections=rulebook.sections,
+        rules_title="The canonical rules of Rolling Stock Stars",
         rules_note=note,
         cards=stars_cards,
         factory=_stars_engine,

@@ -6,7 +6,7 @@ from functools import cached_property
 
 from flask import abort, session
 
-from assistant.rules import explain, preview
+from assistant.rules import explain, preview, rulesets
 from assistant.store import NotFound
 from assistant.web import cards, labels, lan, menu
 
@@ -49,6 +49,8 @@ class TableView:
         self.store = store
         self.gid = gid
         self.seq, self.game = store.state(gid)
+        self.ruleset = rulesets.of(self.game)  # names, colours and phases of this game
+        labels.use_ruleset(self.ruleset)
         self.error = error
         self.attempted = attempted  # the refused event, to show the refusal at its form
         self.stale = stale
@@ -56,6 +58,11 @@ class TableView:
         self.full_history = full_history
 
     # -- engine views -----------------------------------------------------------------
+    @cached_property
+    def colors(self) -> list[str]:
+        """The company colours of this game's ruleset, in deck order."""
+        return labels.colors(self.ruleset)
+
     @cached_property
     def snap(self) -> dict:
         return self.game.snapshot()
@@ -79,7 +86,7 @@ class TableView:
 
     @property
     def phase_name(self) -> str:
-        return labels.phase_name(self.phase)
+        return self.ruleset.phase_name(self.phase)
 
     @cached_property
     def next_text(self) -> str:
@@ -169,9 +176,9 @@ class TableView:
         corps = self.snap.get("corporations") or {}
         rows = []
         for name, c in corps.items():
-            row = dict(c, name=name, short=labels.CORPORATION_SHORT.get(name, name[:3].upper()))
+            row = dict(c, name=name, short=self.ruleset.short(name))
             row["companies"] = self.sorted_companies(c.get("companies") or [])
-            row["required_stars"] = cards.required_stars(c.get("share_price"), c.get("issued"))
+            row["required_stars"] = cards.required_stars(c.get("share_price"), c.get("issued"), self.ruleset)
             row["income_why"] = self._explain(explain.income, name)
             stars = self._explain(explain.stars, name)
             if stars:
@@ -226,7 +233,7 @@ class TableView:
 
     def sorted_companies(self, companies: list[str]) -> list[dict]:
         """Companies by face value (highest first), with colour, for display."""
-        rows = [cards.company(c) for c in companies]
+        rows = [cards.company(c, self.ruleset) for c in companies]
         rows.sort(key=lambda r: (-(r["face_value"] or 0), r["abbr"]))
         return rows
 
@@ -244,7 +251,7 @@ class TableView:
     def deck_colors(self) -> list[tuple[str, int]]:
         """Cards left per colour (colours with none left are left out)."""
         per = cards.deck_left(self.game)
-        return [(c, per[c]) for c in labels.COLORS if per.get(c)]
+        return [(c, per[c]) for c in self.colors if per.get(c)]
 
     @cached_property
     def price_row(self) -> list[dict]:
@@ -255,13 +262,12 @@ class TableView:
             on: dict = {}
             for c in self.corporations:
                 on.setdefault(c.get("share_price"), []).append(c["name"])
-            row = [{"price": p, "holders": on.get(p, [])} for p in cards.price_row()]
+            row = [{"price": p, "holders": on.get(p, [])} for p in cards.price_row(self.ruleset)]
         return [
             {
                 "price": cell["price"],
                 "corporations": [
-                    by_name.get(n) or {"name": n, "short": labels.CORPORATION_SHORT.get(n, n[:3])}
-                    for n in cell.get("holders") or []
+                    by_name.get(n) or {"name": n, "short": self.ruleset.short(n)} for n in cell.get("holders") or []
                 ],
             }
             for cell in row
@@ -270,13 +276,13 @@ class TableView:
     @cached_property
     def cost_of_ownership(self) -> list[tuple[str, int]]:
         cost = self.snap.get("cost_of_ownership") or {}
-        return [(c, cost.get(c, 0)) for c in labels.COLORS]
+        return [(c, cost.get(c, 0)) for c in self.colors]
 
     @cached_property
     def outlook(self) -> dict:
         """What comes next on the deck: the colour on top, and the cost of ownership once it runs out."""
         left = cards.deck_left(self.game) or {}
-        order = [c for c in labels.COLORS if left.get(c)]
+        order = [c for c in self.colors if left.get(c)]
         top = order[0] if order else None
         after = order[1] if len(order) > 1 else None
         out = {
@@ -289,16 +295,16 @@ class TableView:
         }
         if top:
             key = after or ("end_back" if self.snap.get("end_card_flipped") else "end_front")
-            costs = cards.costs_with_top(key)
+            costs = cards.costs_with_top(key, self.ruleset)
             if costs is not None:
                 now = {c: n for c, n in (self.snap.get("cost_of_ownership") or {}).items() if n}
-                out["after_costs"] = [(c, costs.get(c, 0)) for c in labels.COLORS if costs.get(c)]
+                out["after_costs"] = [(c, costs.get(c, 0)) for c in self.colors if costs.get(c)]
                 out["same"] = costs == now
         change = self._explain(preview.cost_outlook)
         if change and change.get("next") is not None:
             out["changes"] = {
                 "draws": change.get("draws"),
-                "costs": [(c, change["next"].get(c, 0)) for c in labels.COLORS if change["next"].get(c)],
+                "costs": [(c, change["next"].get(c, 0)) for c in self.colors if change["next"].get(c)],
                 "losing": change.get("losing") or [],
             }
         return out

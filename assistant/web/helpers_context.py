@@ -7,8 +7,7 @@ the event is entered.  This module groups, labels and orders those figures for a
 
 from __future__ import annotations
 
-from assistant.rules import RuleError, explain, preview, rulebook
-from assistant.rules.cards import COMPANIES
+from assistant.rules import RuleError, explain, preview, rulesets
 from assistant.web import labels
 
 FOREIGN_INVESTOR = "foreign_investor"  # the entity name explain.income() uses
@@ -35,7 +34,13 @@ class HelperError(Exception):
 
 
 def short(corp: str) -> str:
-    return labels.CORPORATION_SHORT.get(corp, corp[:3].upper())
+    """The short label of a corporation in the ruleset of the game shown."""
+    return labels.corporation_short(corp)
+
+
+def companies_of(game) -> dict:
+    """The company cards of the game's ruleset: abbreviation -> card."""
+    return rulesets.of(game).cards.COMPANIES
 
 
 def refusal_rule(game, event: dict) -> str | None:
@@ -50,15 +55,15 @@ def refusal_rule(game, event: dict) -> str | None:
 def rule_title(anchor: str | None) -> str | None:
     if not anchor:
         return None
-    sec = rulebook.section(anchor)
+    sec = labels.current_ruleset().rule_section(anchor)
     return sec["title"] if sec else None
 
 
 # ------------------------------------------------------------------ the rules page
-def rules_groups() -> list[dict]:
-    """The canonical rules in their groups, each section with its anchor and paragraphs."""
+def rules_groups(ruleset: rulesets.Ruleset) -> list[dict]:
+    """The ruleset's rules in their groups, each section with its anchor and paragraphs."""
     groups: list[dict] = []
-    for sec in rulebook.sections():
+    for sec in ruleset.rules_sections():
         if not groups or groups[-1]["title"] != sec["group"]:
             groups.append({"title": sec["group"], "sections": []})
         paragraphs = [p.strip() for p in str(sec["text"]).split("\n") if p.strip()]
@@ -165,7 +170,7 @@ def ipo(game) -> dict | None:
     for g in prices:
         stars = {c["stars"] for c in g["charters"]}
         g["stars_min"], g["stars_max"] = (min(stars), max(stars)) if stars else (0, 0)
-    company = COMPANIES[calc["company"]]
+    company = companies_of(game)[calc["company"]]
     return dict(
         calc,
         prices=prices,
@@ -197,20 +202,21 @@ def acquisition_choices(game, menu: list[dict]) -> dict:
     """What the what-if form offers: buyers and companies of the menu, plus every company owned."""
     buyers = [m["corporation"] for m in menu if m.get("type") == "acquire"]
     corps = list(dict.fromkeys(buyers)) or [c for c in game.corps if game.corps[c].president is not None]
-    companies = sorted(game.owner, key=lambda a: (-COMPANIES[a].face_value, a))
+    cards = companies_of(game)
+    companies = sorted(game.owner, key=lambda a: (-cards[a].face_value, a))
     spans = {}
     for m in menu:
         if m.get("type") == "acquire" and not m.get("announced_by"):
             spans[(m["corporation"], m["company"])] = (m["min"], m["max"])
     return {
         "corporations": corps,
-        "companies": [{"abbr": a, "color": COMPANIES[a].color, "owner": game.owner[a].name} for a in companies],
+        "companies": [{"abbr": a, "color": cards[a].color, "owner": game.owner[a].name} for a in companies],
         "spans": spans,
     }
 
 
 def _company_line(game, abbr: str) -> dict:
-    c = COMPANIES[abbr]
+    c = companies_of(game)[abbr]
     cost = game.costs().get(c.color, 0)
     return {
         "abbr": abbr,
@@ -319,13 +325,13 @@ def banker_lines(game, n: int, recent: int = 3) -> list[str] | None:
 
 def outlook(game) -> dict:
     out = preview.cost_outlook(game)
-    colors = labels.COLORS
+    colors = labels.colors(rulesets.of(game))
     out["table"] = [
         {"color": c, "now": out["now"].get(c, 0), "next": None if out["next"] is None else out["next"].get(c, 0)}
         for c in colors
     ]
     for row in out["losing"]:
-        row["color"] = COMPANIES[row["company"]].color
+        row["color"] = companies_of(game)[row["company"]].color
     out["deck_size"] = game.deck_size()
     out["end_flipped"] = game.end_flipped
     return out

@@ -374,7 +374,7 @@ def _same_terms(a: dict, b: dict) -> bool:
 
 
 def _charter_ability(name: str) -> str:
-    return cards.corporation_ability(name)
+    return cards.corporation_ability(name)  # of the ruleset of the game shown
 
 
 def _skip_ipo(item, snap):
