@@ -7,7 +7,7 @@ same computations the engine uses, so an explanation never disagrees with the ga
 from __future__ import annotations
 
 from .cards import COMPANIES, PRICES
-from .compute import corporation_income, private_income
+from .compute import corporation_income, private_income, star_count
 from .market import max_dividend, required_stars, star_steps
 
 
@@ -32,7 +32,7 @@ def income(game, entity: str) -> dict:
         inc = private_income(game.fi.companies, costs, foreign_investor=True)
         title = "Foreign investor income"
     elif entity in game.corps:
-        inc = corporation_income(entity, game.corps[entity].companies, costs)
+        inc = corporation_income(entity, game.ability(entity), game.corps[entity].companies, costs)
         title = f"{entity} income"
     else:
         inc = private_income(game.players[entity].companies, costs)
@@ -61,7 +61,7 @@ def price_after_dividend(game, corp_name: str, amount: int) -> dict:
     """Where the share price goes if the corporation pays ``amount`` per share now."""
     corp = game.corps[corp_name]
     cash = corp.cash - amount * corp.issued
-    owned = sum(COMPANIES[a].stars for a in corp.companies) + cash // 10 + (2 if corp_name == "Stars, Inc." else 0)
+    owned = star_count(game.ability(corp_name), corp.companies, cash)
     need = required_stars(corp.price, corp.issued)
     move = game.price_move(corp, star_steps(owned, need))
     lines = [

@@ -449,11 +449,11 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
 
     def corp_income(self, name: str):
         corp = self.corps[name]
-        return corporation_income(name, corp.companies, self.costs())
+        return corporation_income(name, self.ability(name), corp.companies, self.costs())
 
     def corp_stars(self, name: str):
         corp = self.corps[name]
-        return corporation_stars(name, corp.companies, corp.cash)
+        return corporation_stars(name, self.ability(name), corp.companies, corp.cash)
 
     def share_order(self) -> list[str]:
         """Corporations in share price order (highest first)."""

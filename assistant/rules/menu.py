@@ -7,7 +7,6 @@ playout tests draw their events from it.
 from __future__ import annotations
 
 from .cards import COMPANIES
-from .compute import OVERSEAS
 
 
 class MenuMixin:
@@ -197,4 +196,4 @@ def events_of(item: dict, pick) -> dict:
     return {"type": kind, **{k: item[k] for k in keys}}
 
 
-__all__ = ["MenuMixin", "events_of", "OVERSEAS"]
+__all__ = ["MenuMixin", "events_of"]

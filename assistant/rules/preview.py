@@ -26,7 +26,7 @@ def dividend_chart(game) -> dict | None:
     for amount in range(game.dividend_max(corp) + 1):
         after = game.preview({"type": "dividend", "corporation": name, "amount": amount})
         cash_left = corp.cash - amount * corp.issued
-        owned = star_count(name, corp.companies, cash_left)
+        owned = star_count(game.ability(name), corp.companies, cash_left)
         move = game.price_move(corp, star_steps(owned, need))
         new = after.corps[name].price if name in after.corps else 0
         payouts = {p.name: amount * p.shares[name] for p in game.players.values() if p.shares.get(name)}
@@ -70,7 +70,7 @@ def ipo_calculator(game) -> dict | None:
     for price in game.ipo_prices(abbr):
         shares, payment, treasury = game.ipo_terms(abbr, price)
         for charter in game.free_charters():
-            stars = corporation_stars(charter, [abbr], treasury).total
+            stars = corporation_stars(charter, game.ability(charter), [abbr], treasury).total
             rows.append(
                 {
                     "corporation": charter,
@@ -125,8 +125,8 @@ def _corp_figures(game, name):
     corp = game.corps.get(name)
     if corp is None:
         return None
-    inc = corporation_income(name, corp.companies, game.costs())
-    st = star_count(name, corp.companies, corp.cash)
+    inc = corporation_income(name, game.ability(name), corp.companies, game.costs())
+    st = star_count(game.ability(name), corp.companies, corp.cash)
     need = required_stars(corp.price, corp.issued)
     move = game.price_move(corp, star_steps(st, need))
     return {

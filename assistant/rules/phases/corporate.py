@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..cards import COMPANIES, CORPORATIONS, IPO_PRICES, SHARE_PRICE_CARDS, TOP_PRICE
-from ..compute import STOCK_MASTERS, corporation_income, private_income, star_count
+from ..cards import COMPANIES, IPO_PRICES, SHARE_PRICE_CARDS, STEADY_ISSUE, TOP_PRICE
+from ..compute import corporation_income, private_income, star_count
 from ..entities import Corporation
 from ..errors import RuleError
 from ..market import max_dividend, required_stars, star_steps
@@ -26,7 +26,7 @@ class CorporateMixin:
         self._money("Bank", self.fi.label, income, "income")
         paid.append(("foreign investor", income))
         for corp in list(self.corps.values()):
-            income = corporation_income(corp.name, corp.companies, costs).total
+            income = corporation_income(corp.name, self.ability(corp.name), corp.companies, costs).total
             if income < 0 and corp.cash < -income:
                 self._go_bankrupt(corp, f"it cannot pay its income of {income} with {corp.cash}")
                 continue
@@ -78,7 +78,7 @@ class CorporateMixin:
             corp.cash -= amount * corp.issued
             self._money(corp.name, "Bank", amount * corp.bank_shares, "dividend on bank shares")
         text = f"{corp.name}{' ' + note if note else ''} pays {amount} per share"
-        owned = star_count(corp.name, corp.companies, corp.cash)
+        owned = star_count(self.ability(corp.name), corp.companies, corp.cash)
         needed = required_stars(corp.price, corp.issued)
         move = self.price_move(corp, star_steps(owned, needed))
         text += f"; {owned}★ for {needed} required: {move.describe()}"
@@ -125,7 +125,7 @@ class CorporateMixin:
         self.queue = [c for c in self.share_order() if self.corps[c].unissued]
 
     def issue_price(self, corp) -> int:
-        if corp.name == STOCK_MASTERS:
+        if self.ability(corp.name) == STEADY_ISSUE:
             return corp.price
         return self.price_move(corp, -1).new
 
@@ -166,7 +166,7 @@ class CorporateMixin:
         self.queue = sorted(private, key=lambda a: -COMPANIES[a].face_value)
 
     def free_charters(self) -> list[str]:
-        return [name for name in CORPORATIONS if name not in self.corps]
+        return [name for name in self.charters if name not in self.corps]
 
     @staticmethod
     def ipo_terms(abbr: str, price: int) -> tuple[int, int, int]:
@@ -222,7 +222,7 @@ class CorporateMixin:
         abbr = self._ipo_head(ev)
         name = ev.get("corporation")
         price = ev.get("price")
-        if name not in CORPORATIONS:
+        if name not in self.charters:
             raise RuleError(f"There is no corporation {name!r}.")
         if name in self.corps:
             raise RuleError(f"{name} is already in play; choose a free charter.")
@@ -243,7 +243,7 @@ class CorporateMixin:
                 f"{owner.name} has {owner.cash}."
             )
         self.queue.pop(0)
-        corp = Corporation(name, price)
+        corp = Corporation(name, price, self.charters[name].shares)
         self.corps[name] = corp
         self.price_holder[price] = name
         self._give_company(abbr, corp)

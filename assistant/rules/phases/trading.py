@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import COMPANIES
-from ..compute import JUNKYARD, OVERSEAS
+from ..cards import CLOSING_BONUS, COMPANIES, FOREIGN_FIRST
 from ..errors import RuleError
 
 
@@ -12,7 +11,7 @@ class TradingMixin:
     def fi_price(self, corp_name: str, abbr: str) -> int:
         """What a corporation pays the foreign investor: the maximum, face value for Overseas Trading."""
         c = COMPANIES[abbr]
-        return c.face_value if corp_name == OVERSEAS else c.price_max
+        return c.face_value if self.ability(corp_name) == FOREIGN_FIRST else c.price_max
 
     def spendable(self, corp) -> int:
         """Money not received in this phase."""
@@ -22,9 +21,9 @@ class TradingMixin:
         """Priority with the foreign investor: Overseas Trading first, then higher share price."""
         if corp.name == over.name:
             return False
-        if over.name == OVERSEAS:
+        if self.ability(over.name) == FOREIGN_FIRST:
             return False
-        if corp.name == OVERSEAS:
+        if self.ability(corp.name) == FOREIGN_FIRST:
             return True
         return corp.price > over.price
 
@@ -37,7 +36,7 @@ class TradingMixin:
             and self.has_priority(c, announcer)
             and self.spendable(c) >= self.fi_price(c.name, abbr)
         ]
-        out.sort(key=lambda c: (c.name != OVERSEAS, -c.price))
+        out.sort(key=lambda c: (self.ability(c.name) != FOREIGN_FIRST, -c.price))
         return out
 
     # ------------------------------------------------------------------ phase 3 flow
@@ -47,7 +46,7 @@ class TradingMixin:
         self.intervention = None
         self.phase_open = self._acquisition_possible()
         receivers = [c for c in self.corps.values() if c.president is None]
-        receivers.sort(key=lambda c: (c.name != OVERSEAS, -c.price))
+        receivers.sort(key=lambda c: (self.ability(c.name) != FOREIGN_FIRST, -c.price))
         self.receivers = [c.name for c in receivers]
 
     def _acquisition_possible(self) -> bool:
@@ -146,7 +145,7 @@ class TradingMixin:
         if seller.kind == "foreign_investor":
             fixed = self.fi_price(corp.name, abbr)
             if price != fixed:
-                how = "face value" if corp.name == OVERSEAS else "the maximum of its price span"
+                how = "face value" if self.ability(corp.name) == FOREIGN_FIRST else "the maximum of its price span"
                 raise RuleError(f"The foreign investor sells the {abbr} to {corp.name} only at {fixed} ({how}).")
         elif not c.price_min <= price <= c.price_max:
             raise RuleError(f"{price} is outside the price span {c.price_min}–{c.price_max} of the {abbr}.")
@@ -168,7 +167,7 @@ class TradingMixin:
             if not self.has_priority(corp, announcer):
                 raise RuleError(
                     f"{corp.name} has no priority over {announcer.name} "
-                    f"(Overseas Trading first, then the higher share price), so it cannot intervene."
+                    f"({self.ruleset.corporation_names[FOREIGN_FIRST]} first, then the higher share price), so it cannot intervene."
                 )
         self._transfer(corp, abbr, price)
         if pending is not None:
@@ -256,7 +255,7 @@ class TradingMixin:
     def _close(self, owner, abbr, who) -> str:
         self._remove_company(abbr)
         text = f"{who} closes the {abbr}"
-        if owner.kind == "corporation" and owner.name == JUNKYARD:
+        if owner.kind == "corporation" and self.ability(owner.name) == CLOSING_BONUS:
             bonus = 2 * COMPANIES[abbr].income
             owner.cash += bonus
             self._money("Bank", owner.name, bonus, f"scrapping bonus for the {abbr}")
