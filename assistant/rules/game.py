@@ -206,8 +206,8 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         return set(deck)
 
     @classmethod
-    def replay(cls, players, options=(), events=(), deck=None, persons=None) -> Game:
-        game = cls(players, options, deck=deck, persons=persons)
+    def replay(cls, players, options=(), events=(), deck=None, persons=None, ruleset=None) -> Game:
+        game = cls(players, options, deck=deck, persons=persons, ruleset=ruleset)
         for ev in events:
             game.apply(ev)
         return game
