@@ -77,7 +77,7 @@ V22_NAMES = {
 STARS = _edition(
     "rolling-stock-stars",
     "Rolling Stock Stars",
-    "The default: 2–6 players, share prices by stars, variants open companies and two-handed.",
+    "The default: share prices follow the stars; variants open companies and two-handed.",
     (2, 6),
     {"open_companies": "Open companies", "two_handed": "Two-handed"},
     stars_cards.STARS_NAMES,
@@ -98,7 +98,7 @@ V22 = _edition(
     "rolling-stock-v2.2",
     "Rolling Stock v2.2",
     "The Stars rules under the v2.2 corporation names (Jupiter, Saturn, Horse, Bear, Eagle, Orion, "
-    "Ship, Star); 3–6 players, no variants.",
+    "Ship, Star); no variants.",
     (3, 6),
     {},
     V22_NAMES,
