@@ -71,12 +71,13 @@ def rules():
     gid = request.args.get("game") or ""
     back = None
     ruleset = rulesets.STARS
+    key = request.args.get("ruleset")
     if gid and get_store().game_exists(gid):
         back = url_for("table.page", gid=gid)
-        ruleset = rulesets.get(get_store().get_game(gid).ruleset)
-    elif request.args.get("ruleset"):
+        key = get_store().get_game(gid).ruleset
+    if key:
         try:
-            ruleset = rulesets.get(request.args["ruleset"])
+            ruleset = rulesets.get(key)
         except RuleError as err:
             abort(404, description=err.message)
     labels.use_ruleset(ruleset)
