@@ -10,8 +10,11 @@ import json
 import sys
 
 from .rules import Game, RuleError
+from .rules.classic import ClassicGame
 
 FORMAT = "rss-table-transcript"
+# The transcript's ``game`` -> the engine that plays it.
+GAMES = {Game.GAME: Game, ClassicGame.GAME: ClassicGame}
 
 
 def load_transcript(path: str) -> dict:
@@ -28,10 +31,13 @@ def check_header(data) -> None:
         raise ValueError(f"unsupported transcript version {data.get('version')!r}")
     if not isinstance(data.get("players"), list) or not isinstance(data.get("events", []), list):
         raise ValueError("a transcript needs a list of players and a list of events")
+    if data.get("game", Game.GAME) not in GAMES:
+        raise ValueError(f"unknown game {data.get('game')!r} (known: {', '.join(GAMES)})")
 
 
 def new_game(data: dict) -> Game:
-    return Game(data["players"], data.get("options") or [], deck=data.get("deck"), persons=data.get("persons"))
+    cls = GAMES[data.get("game", Game.GAME)]
+    return cls(data["players"], data.get("options") or [], deck=data.get("deck"), persons=data.get("persons"))
 
 
 def run(data: dict, out) -> None:

@@ -89,7 +89,7 @@ def main(path: str) -> int:
     ipo = {k: tuple(v) for k, v in data["ipo"]["ipo_prices_by_color"].items()}
     lines.append("# colour of the company going public -> share prices with that colour in their IPO box\n")
     lines.append(f"IPO_PRICES: dict[str, tuple[int, ...]] = {ipo!r}\n\n")
-    lines.append(f"STARTING_CASH = {({int(k): v for k, v in data['starting_cash'].items()})!r}\n")
+    lines.append(f"STARTING_CASH = { ({int(k): v for k, v in data['starting_cash'].items()})!r}\n")
     lines.append(f"FOREIGN_INVESTOR_START = {data['foreign_investor']['starting_cash']}\n")
     lines.append(f"FOREIGN_INVESTOR_BONUS = {data['foreign_investor']['extra_income']}\n\n")
     deck = data["deck"]["companies_per_color_in_deck"]

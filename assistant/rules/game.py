@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import copy
 
+from . import cards as cards_module
 from .cards import (
     COLORS,
     COMPANIES,
     COMPANIES_BY_COLOR,
-    CORPORATIONS,
     COST_BY_TOP,
     DECK_COUNTS,
     HIGHEST_OF_COLOR,
-    STARTING_CASH,
     TOP_PRICE,
 )
 from .compute import corporation_income, corporation_stars, private_income
@@ -33,7 +32,6 @@ from .phases.trading import TradingMixin
 from .snapshot import SnapshotMixin
 
 KNOWN_OPTIONS = ("open_companies", "two_handed")
-RESERVED_NAMES = {"Bank", "Foreign investor", "the foreign investor", *CORPORATIONS}
 
 PHASE_NAMES = {
     1: "Investment",
@@ -96,55 +94,65 @@ EVENT_TYPES = (
 
 
 class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMixin):
-    """One game of Rolling Stock Stars, from setup to final scoring."""
+    """One game of Rolling Stock Stars, from setup to final scoring.
+
+    The shared engine of every ruleset: a ruleset is a subclass that sets the class attributes
+    below (its card data, its phase order, its options) and overrides the small rule hooks it
+    changes (see ``assistant/rules/classic/game.py``).  This class itself is Rolling Stock Stars.
+    """
+
+    GAME = "rolling-stock-stars"  # the transcript's ``game``
+    TITLE = "Rolling Stock Stars"
+    cards = cards_module  # the card data: COMPANIES, CORPORATIONS, PRICES, TOP_PRICE, ...
+    # The phases of a turn, in order (phase N is PHASES[N - 1]); each kind's steps are methods
+    # named after it: ``_start_<kind>``, ``_finish_<kind>`` (optional) and ``_menu_<kind>``, and
+    # its automatic steps in AUTOMATIC_STEPS.
+    PHASES = ("investment", "wrap_up", "acquisition", "closing", "income", "dividends", "end_card", "issue", "ipo")
+    PHASE_NAMES = PHASE_NAMES
+    FIRST_PHASE = 1  # the phase turn 1 starts with (after the setup reveals)
+    END_PHASE = "end_card"  # the phase whose end check ends the game
+    EVENT_RULES = EVENT_RULES
+    EVENT_TYPES = EVENT_TYPES
+    KNOWN_OPTIONS = KNOWN_OPTIONS
+    MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
     def __init__(self, players, options=(), deck=None, persons=None):
         players = list(players)
         options = list(options or ())
         for opt in options:
-            if not isinstance(opt, str) or opt not in KNOWN_OPTIONS:
-                raise RuleError(f"Unknown variant {opt!r}; known variants: {', '.join(KNOWN_OPTIONS)}.")
+            if not isinstance(opt, str) or opt not in self.KNOWN_OPTIONS:
+                known = ", ".join(self.KNOWN_OPTIONS) or "none"
+                raise RuleError(f"Unknown variant {opt!r}; known variants: {known}.")
         if any(not isinstance(p, str) or not p.strip() for p in players):
             raise RuleError("Every player needs a name.")
         if len(set(players)) != len(players):
             raise RuleError("Player names must be different from each other.")
-        taken = [p for p in players if p in RESERVED_NAMES]
+        reserved = {"Bank", "Foreign investor", "the foreign investor", *self.cards.CORPORATIONS}
+        taken = [p for p in players if p in reserved]
         if taken:
             raise RuleError(f"{taken[0]!r} is the name of a part of the game; choose another player name.")
-        self.two_handed = "two_handed" in options
-        if self.two_handed and len(players) != 4:
-            raise RuleError("The two-player, two-handed variant is played with four seats (two per person).")
-        if not 2 <= len(players) <= 6:
-            raise RuleError(f"Rolling Stock Stars is for 2 to 6 players, not {len(players)}.")
+        if not self.MIN_PLAYERS <= len(players) <= self.MAX_PLAYERS:
+            raise RuleError(
+                f"{self.TITLE} is for {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players, not {len(players)}."
+            )
         self.options = options
-        self.persons = list(persons) if persons else (["A", "B"] if self.two_handed else None)
-        if self.two_handed and (
-            len(self.persons) != 2
-            or len(set(self.persons)) != 2
-            or not all(isinstance(x, str) and x.strip() for x in self.persons)
-        ):
-            raise RuleError("The two-handed variant needs the two persons' names, different from each other.")
         n = len(players)
-        self.players: dict[str, Player] = {p: Player(p, STARTING_CASH[n]) for p in players}
+        self.players: dict[str, Player] = {p: Player(p, self.cards.STARTING_CASH[n]) for p in players}
         self.order: list[str] = list(players)
         self.fi = ForeignInvestor()
+        self.fi.cash = self.cards.FOREIGN_INVESTOR_START
         self.corps: dict[str, Corporation] = {}
         self.owner: dict[str, object] = {}  # company -> owning entity
-        self.price_holder: dict[int, str] = {}  # share price card -> corporation (75 may be shared)
+        self.price_holder: dict[int, str] = {}  # share price card -> corporation (the top card may be shared)
         # the deck: company cards left per colour, what has been seen, and the end card
-        self.deck_left: dict[str, int] = dict(DECK_COUNTS[n])
         self.seen: set[str] = set()
-        self.open_deck: set[str] | None = None
-        if "open_companies" in options:
-            self.open_deck = self._check_open_deck(deck, n)
-        elif deck:
-            raise RuleError("A deck list is only given in the open companies variant.")
+        self._configure(options, deck, persons)
         self.end_flipped = False
         self.available: list[str] = []
         self.unavailable: list[str] = []
         # turn sequence
         self.turn = 1
-        self.phase = 1
+        self.phase = self.FIRST_PHASE
         self.pending_reveals = n
         self.setup = True
         self.game_over = False
@@ -165,6 +173,35 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         self._auto: list[str] = []
         self._moves: list[tuple] = []
         self.on_phase_end = None  # optional callback(game) at the end of every phase
+
+    def _configure(self, options, deck, persons) -> None:
+        """The ruleset's own set-up: Stars' deck per player count, open companies, two-handed."""
+        players = list(self.players)
+        self.two_handed = "two_handed" in options
+        if self.two_handed and len(players) != 4:
+            raise RuleError("The two-player, two-handed variant is played with four seats (two per person).")
+        self.persons = list(persons) if persons else (["A", "B"] if self.two_handed else None)
+        if self.two_handed and (
+            len(self.persons) != 2
+            or len(set(self.persons)) != 2
+            or not all(isinstance(x, str) and x.strip() for x in self.persons)
+        ):
+            raise RuleError("The two-handed variant needs the two persons' names, different from each other.")
+        n = len(players)
+        self.colors = COLORS
+        self.deck_left: dict[str, int] = dict(DECK_COUNTS[n])
+        self.open_deck: set[str] | None = None
+        if "open_companies" in options:
+            self.open_deck = self._check_open_deck(deck, n)
+        elif deck:
+            raise RuleError("A deck list is only given in the open companies variant.")
+
+    @property
+    def phase_kind(self) -> str:
+        return self.PHASES[self.phase - 1]
+
+    def phase_no(self, kind: str) -> int:
+        return self.PHASES.index(kind) + 1
 
     # ------------------------------------------------------------------ construction
     @staticmethod
@@ -222,7 +259,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         if not isinstance(event, dict):
             raise RuleError("An event must be an object with a type.")
         kind = event.get("type")
-        if not isinstance(kind, str) or kind not in EVENT_TYPES:
+        if not isinstance(kind, str) or kind not in self.EVENT_TYPES:
             raise RuleError(f"Unknown event type {kind!r}.")
         for key, want in FIELD_TYPES.items():
             value = event.get(key)
@@ -240,9 +277,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             text = getattr(self, "_ev_" + kind)(event)
         except RuleError as err:
             if err.rule is None:
-                err.rule = EVENT_RULES.get(kind) or (
-                    "phase-4-closing" if event.get("phase") == 4 else "phase-3-acquisition"
-                )
+                err.rule = self._rule_for(kind, event)
             raise
         self._advance()
         self.events.append(event)
@@ -256,25 +291,31 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
                 return
             self._end_phase()
 
+    def _rule_for(self, kind: str, event: dict) -> str | None:
+        """The anchor of the rule an event of this kind is judged by (for refusals)."""
+        if kind == "done" and event.get("phase") == self.phase_no("closing"):
+            return self.EVENT_RULES.get("close")
+        return self.EVENT_RULES.get(kind) or self.EVENT_RULES.get("acquire")
+
     def _waiting(self) -> bool:
-        return getattr(self, f"_waiting_{self.phase}")()
+        return getattr(self, f"_waiting_{self.phase_kind}")()
 
     def _end_phase(self) -> None:
-        finish = getattr(self, f"_finish_{self.phase}", None)
+        finish = getattr(self, f"_finish_{self.phase_kind}", None)
         if finish:
             finish()
         if self.on_phase_end:
             self.on_phase_end(self)
-        if self.phase == 9:
+        if self.phase == len(self.PHASES):
             self.turn += 1
             self.phase = 1
         else:
             self.phase += 1
-        getattr(self, f"_start_{self.phase}")()
+        getattr(self, f"_start_{self.phase_kind}")()
 
     # ------------------------------------------------------------------ the deck
     def top_color(self) -> str | None:
-        for color in COLORS:
+        for color in self.colors:
             if self.deck_left[color]:
                 return color
         return None
@@ -311,12 +352,13 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             raise RuleError("No card is being drawn now.")
         company = ev.get("company")
         color = self.top_color()
-        if company not in COMPANIES:
+        companies = self.cards.COMPANIES
+        if company not in companies:
             raise RuleError(f"There is no company {company!r}.")
         if company in self.seen:
             raise RuleError(f"The {company} has already been drawn.")
-        if COMPANIES[company].color != color:
-            raise RuleError(f"The top card of the deck is {color}; the {company} is {COMPANIES[company].color}.")
+        if companies[company].color != color:
+            raise RuleError(f"The top card of the deck is {color}; the {company} is {companies[company].color}.")
         if company not in self.reveal_choices():
             if self.open_deck is not None:
                 raise RuleError(f"The {company} is not in this (open) deck.")
@@ -373,7 +415,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             self.price_holder[price] = corp.name
 
     def price_move(self, corp: Corporation, steps: int):
-        return move(corp.price, steps, self.in_use(corp.name))
+        return move(corp.price, steps, self.in_use(corp.name), self.cards.PRICES, self.cards.PRICE_INDEX)
 
     def _go_bankrupt(self, corp: Corporation, why: str) -> None:
         for abbr in list(corp.companies):
@@ -423,14 +465,18 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
 
     # ------------------------------------------------------------------ figures
     def player_income(self, name: str):
-        return private_income(self.players[name].companies, self.costs())
+        return private_income(self.players[name].companies, self.costs(), companies=self.cards.COMPANIES)
 
     def fi_income(self):
-        return private_income(self.fi.companies, self.costs(), foreign_investor=True)
+        return private_income(self.fi.companies, self.costs(), foreign_investor=True, companies=self.cards.COMPANIES)
+
+    def corporation_income(self, name: str, abbrs, costs):
+        """Income of a corporation with these companies (Stars: with its special ability)."""
+        return corporation_income(name, abbrs, costs)
 
     def corp_income(self, name: str):
         corp = self.corps[name]
-        return corporation_income(name, corp.companies, self.costs())
+        return self.corporation_income(name, corp.companies, self.costs())
 
     def corp_stars(self, name: str):
         corp = self.corps[name]
@@ -446,7 +492,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
     def scores(self) -> dict[str, int]:
         out = {}
         for name, p in self.players.items():
-            total = p.cash + sum(COMPANIES[a].face_value for a in p.companies)
+            total = p.cash + sum(self.cards.COMPANIES[a].face_value for a in p.companies)
             for cname, n in p.shares.items():
                 total += n * self.corps[cname].price
             out[name] = total

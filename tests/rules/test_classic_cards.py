@@ -49,7 +49,7 @@ def test_price_table_at_every_boundary(price, issued):
     # the rows cover every book value once, from 0 up
     rows = cards.ADJUSTMENT_TABLES[price][issued]
     assert rows[0][0] == 0 and rows[-1][1] is None
-    for (_, high, _), (low, _, _) in zip(rows, rows[1:]):
+    for (_, high, _), (low, _, _) in zip(rows, rows[1:], strict=False):
         assert low == high + 1
 
 

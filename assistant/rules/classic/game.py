@@ -179,9 +179,15 @@ class ClassicGame(Game):
     def _start_player_order(self) -> None:
         self._new_player_order()
 
+    def _waiting_player_order(self) -> bool:
+        return False
+
     # ------------------------------------------------------------------ phase 5: foreign investor
     def _start_foreign_investor(self) -> None:
         self._foreign_investor_buys()
+
+    def _waiting_foreign_investor(self) -> bool:
+        return False
 
     def _finish_foreign_investor(self) -> None:
         self._offering_available()
@@ -203,6 +209,9 @@ class ClassicGame(Game):
                 f"No company is left in the offering: the game end card is flipped (cost of ownership "
                 f"{cost}); the game ends in the next phase 10"
             )
+
+    def _waiting_end_check(self) -> bool:
+        return False
 
     # ------------------------------------------------------------------ snapshot (FORMAT-classic.md)
     def corporation_snapshot(self, name: str) -> dict:

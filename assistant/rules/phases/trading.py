@@ -1,8 +1,7 @@
-"""Phase 3 (acquisition) and phase 4 (closing): the any-order phases."""
+"""Acquisition and closing: the any-order phases (Stars: phases 3 and 4; classic: 6 and 7)."""
 
 from __future__ import annotations
 
-from ..cards import COMPANIES
 from ..compute import JUNKYARD, OVERSEAS
 from ..errors import RuleError
 
@@ -11,7 +10,7 @@ class TradingMixin:
     # ------------------------------------------------------------------ phase 3 helpers
     def fi_price(self, corp_name: str, abbr: str) -> int:
         """What a corporation pays the foreign investor: the maximum, face value for Overseas Trading."""
-        c = COMPANIES[abbr]
+        c = self.cards.COMPANIES[abbr]
         return c.face_value if corp_name == OVERSEAS else c.price_max
 
     def spendable(self, corp) -> int:
@@ -41,7 +40,7 @@ class TradingMixin:
         return out
 
     # ------------------------------------------------------------------ phase 3 flow
-    def _start_3(self):
+    def _start_acquisition(self):
         self.moved = set()
         self.received = {}
         self.intervention = None
@@ -57,11 +56,11 @@ class TradingMixin:
             return False
         for corp in self.corps.values():
             for abbr, ent in self.owner.items():
-                if ent is not corp and COMPANIES[abbr].price_min <= corp.cash:
+                if ent is not corp and self.cards.COMPANIES[abbr].price_min <= corp.cash:
                     return True
         return False
 
-    def _waiting_3(self) -> bool:
+    def _waiting_acquisition(self) -> bool:
         if self.intervention is not None:
             return True
         while self.receivers:
@@ -84,8 +83,8 @@ class TradingMixin:
                 continue
             price = self.fi_price(corp.name, abbr)
             if price <= self.spendable(corp):
-                if best is None or (price, COMPANIES[abbr].face_value) > best[0]:
-                    best = ((price, COMPANIES[abbr].face_value), abbr)
+                if best is None or (price, self.cards.COMPANIES[abbr].face_value) > best[0]:
+                    best = ((price, self.cards.COMPANIES[abbr].face_value), abbr)
         return None if best is None else best[1]
 
     def _buy_from_fi(self, corp, abbr, who) -> str:
@@ -106,8 +105,11 @@ class TradingMixin:
         self.moved.add(abbr)
 
     def _in_phase_3(self):
-        if self.phase != 3:
-            raise RuleError(f"Companies are bought in phase 3 (acquisition); it is phase {self.phase} now.")
+        if self.phase_kind != "acquisition":
+            raise RuleError(
+                f"Companies are bought in phase {self.phase_no('acquisition')} (acquisition); "
+                f"it is phase {self.phase} now."
+            )
 
     def _ev_acquire(self, ev) -> str:
         self._in_phase_3()
@@ -115,7 +117,7 @@ class TradingMixin:
         abbr = ev.get("company")
         price = ev.get("price")
         announced = ev.get("announced_by")
-        if abbr not in COMPANIES:
+        if abbr not in self.cards.COMPANIES:
             raise RuleError(f"There is no company {abbr!r}.")
         if type(price) is not int:
             raise RuleError("The price must be a whole number of coins.")
@@ -142,7 +144,7 @@ class TradingMixin:
                 raise RuleError(f"{seller.name} is in receivership and never sells companies.")
             if len(seller.companies) == 1:
                 raise RuleError(f"The {abbr} is the only company of {seller.name}; a corporation keeps at least one.")
-        c = COMPANIES[abbr]
+        c = self.cards.COMPANIES[abbr]
         if seller.kind == "foreign_investor":
             fixed = self.fi_price(corp.name, abbr)
             if price != fixed:
@@ -194,11 +196,12 @@ class TradingMixin:
 
     def _ev_done(self, ev) -> str:
         phase = ev.get("phase")
-        if phase not in (3, 4):
-            raise RuleError("Only phase 3 (acquisition) and phase 4 (closing) are declared done.")
+        buying, closing = self.phase_no("acquisition"), self.phase_no("closing")
+        if phase not in (buying, closing):
+            raise RuleError(f"Only phase {buying} (acquisition) and phase {closing} (closing) are declared done.")
         if self.phase != phase:
             raise RuleError(f"It is phase {self.phase}, not phase {phase}.")
-        if phase == 3:
+        if phase == buying:
             if self.intervention is not None:
                 raise RuleError(f"First settle {self.intervention[0]}'s purchase of the {self.intervention[1]}.")
             self.phase_open = False
@@ -227,10 +230,10 @@ class TradingMixin:
                     out.append((name, p.cash, income))
         return out
 
-    def _start_4(self):
+    def _start_closing(self):
         costs = self.costs()
-        for abbr in sorted(self.fi.companies, key=lambda a: COMPANIES[a].face_value):
-            c = COMPANIES[abbr]
+        for abbr in sorted(self.fi.companies, key=lambda a: self.cards.COMPANIES[a].face_value):
+            c = self.cards.COMPANIES[abbr]
             if c.income - costs.get(c.color, 0) < 0:
                 self._remove_company(abbr)
                 self._log(f"The foreign investor closes the {abbr} (income {c.income}, cost {costs[c.color]})")
@@ -238,8 +241,8 @@ class TradingMixin:
         for corp in list(self.corps.values()):
             if corp.president is not None:
                 continue
-            for abbr in sorted(corp.companies, key=lambda a: COMPANIES[a].face_value):
-                color = COMPANIES[abbr].color
+            for abbr in sorted(corp.companies, key=lambda a: self.cards.COMPANIES[a].face_value):
+                color = self.cards.COMPANIES[abbr].color
                 if len(corp.companies) > 1 and ((color == "red" and red) or (color == "orange" and orange)):
                     self._log(self._close(corp, abbr, f"{corp.name} (in receivership)"))
         self.phase_open = bool(
@@ -250,24 +253,26 @@ class TradingMixin:
             )
         )
 
-    def _waiting_4(self) -> bool:
+    def _waiting_closing(self) -> bool:
         return self.phase_open
 
     def _close(self, owner, abbr, who) -> str:
         self._remove_company(abbr)
         text = f"{who} closes the {abbr}"
         if owner.kind == "corporation" and owner.name == JUNKYARD:
-            bonus = 2 * COMPANIES[abbr].income
+            bonus = 2 * self.cards.COMPANIES[abbr].income
             owner.cash += bonus
             self._money("Bank", owner.name, bonus, f"scrapping bonus for the {abbr}")
             text += f" and receives a scrapping bonus of {bonus}"
         return text
 
     def _ev_close(self, ev) -> str:
-        if self.phase != 4:
-            raise RuleError(f"Companies are closed in phase 4 (closing); it is phase {self.phase} now.")
+        if self.phase_kind != "closing":
+            raise RuleError(
+                f"Companies are closed in phase {self.phase_no('closing')} (closing); it is phase {self.phase} now."
+            )
         abbr = ev.get("company")
-        if abbr not in COMPANIES:
+        if abbr not in self.cards.COMPANIES:
             raise RuleError(f"There is no company {abbr!r}.")
         owner = self.owner.get(abbr)
         if owner is None:
