@@ -328,6 +328,10 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         top = self.top_color()
         if top is None:
             top = "end_back" if self.end_flipped else "end_front"
+        return self.cost_shown_by(top)
+
+    def cost_shown_by(self, top: str) -> dict[str, int]:
+        """The cost of ownership a deck top colour (or "end_front" / "end_back") shows."""
         return COST_BY_TOP[top]
 
     def reveal_choices(self) -> list[str]:

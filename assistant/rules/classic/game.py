@@ -111,8 +111,8 @@ class ClassicGame(Game):
                 return color
         return None
 
-    def costs(self) -> dict[str, int]:
-        return rules.cost_of_ownership(self.game_type, self.top_color(), self.end_flipped)
+    def cost_shown_by(self, top: str) -> dict[str, int]:
+        return cards.COST_BY_TOP[self.game_type][top]
 
     def reveal_choices(self) -> list[str]:
         color = self.top_color()
@@ -160,12 +160,17 @@ class ClassicGame(Game):
     def max_payout(self, corp) -> int:
         return rules.max_payout(corp.price)
 
-    def dividend_move(self, corp) -> tuple[PriceMove, str]:
-        """The price move after the dividend (cash already paid out), and why."""
-        book = rules.book_value(corp.cash, corp.companies)
-        steps = rules.price_steps(corp.price, corp.issued, book)
-        move = self.price_move(corp, steps)
-        return move, f"book value {book} with {corp.issued} shares: {move.describe()}"
+    def adjustment(self, corp, cash: int) -> tuple[PriceMove, dict, str]:
+        """Where the share price moves with ``cash`` left after the dividend: the card's table row
+        for the book value, then on past cards in use in the arrow's direction."""
+        book = rules.book_value(cash, corp.companies)
+        low, high, _target = rules.table_row(corp.price, corp.issued, book)
+        move = self.price_move(corp, rules.price_steps(corp.price, corp.issued, book))
+        facts = {"book_value": book, "table_row": [low, high]}
+        return move, facts, f"book value {book} with {corp.issued} shares: {move.describe()}"
+
+    def ipo_figures(self, charter: str, abbr: str, price: int, shares: int, treasury: int) -> dict:
+        return {"book_value": rules.book_value(treasury, [abbr])}
 
     # ------------------------------------------------------------------ 1.6.1 issuing a share
     def issue_price(self, corp) -> int:

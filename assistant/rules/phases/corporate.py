@@ -3,7 +3,7 @@ its own end check and issues and forms corporations at the start of the turn).""
 
 from __future__ import annotations
 
-from ..compute import STOCK_MASTERS, private_income, star_count
+from ..compute import STOCK_MASTERS, corporation_stars, private_income, star_count
 from ..entities import Corporation
 from ..errors import RuleError
 from ..market import max_dividend, required_stars, star_steps
@@ -91,12 +91,25 @@ class CorporateMixin:
             self._set_price(corp, move.new)
         return text
 
-    def dividend_move(self, corp):
-        """The share price move after the dividend is paid, and why (Stars: stars against required)."""
-        owned = star_count(corp.name, corp.companies, corp.cash)
+    def adjustment(self, corp, cash: int):
+        """Where the share price moves after the dividend with ``cash`` left in the treasury:
+        (the move, the figures it depends on, a sentence).  Stars: stars against required."""
+        owned = star_count(corp.name, corp.companies, cash)
         needed = required_stars(corp.price, corp.issued)
         move = self.price_move(corp, star_steps(owned, needed))
-        return move, f"{owned}★ for {needed} required: {move.describe()}"
+        return move, {"stars": owned, "required": needed}, f"{owned}★ for {needed} required: {move.describe()}"
+
+    def dividend_move(self, corp):
+        """The share price move after the dividend is paid (cash already paid out), and why."""
+        move, _facts, why = self.adjustment(corp, corp.cash)
+        return move, why
+
+    def ipo_figures(self, charter: str, abbr: str, price: int, shares: int, treasury: int) -> dict:
+        """What the IPO calculator shows about a new corporation besides money (Stars: its stars)."""
+        return {
+            "stars": corporation_stars(charter, [abbr], treasury).total,
+            "required": required_stars(price, 2 * shares),
+        }
 
     def _queue_head(self, ev, kind):
         if self.phase_kind != kind:
