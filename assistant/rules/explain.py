@@ -49,7 +49,7 @@ def stars(game, corp_name: str) -> dict:
     lines = st.lines()
     lines.append(
         f"Required at {corp.price} with {corp.issued} issued shares: {need}★ "
-        f"({corp.issued} × {corp.price} / 10, halves rounded up)."
+        f"(printed on the {corp.price} share price card)."
     )
     return {"title": f"{corp_name} stars", "total": st.total, "required": need, "lines": lines}
 

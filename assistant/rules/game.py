@@ -297,8 +297,23 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             return self.EVENT_RULES.get("close")
         return self.EVENT_RULES.get(kind) or self.EVENT_RULES.get("acquire")
 
+    # The automatic steps of each kind of phase: what the rules do by themselves before the
+    # next decision.  Each runs its steps and returns True when a decision is awaited (False:
+    # the phase is over).  Phases of other kinds need no decision: their work is done when
+    # they start.
+    AUTOMATIC_STEPS = {
+        "investment": "_auto_pass_and_leave",  # players with nothing to do pass, bidders who cannot raise leave
+        "acquisition": "_receivers_buy_from_the_foreign_investor",  # and wait for intervention decisions
+        "closing": "_closing_open",
+        "dividends": "_receivers_pay_no_dividend",
+        "issue": "_receivers_issue_a_share",
+        "ipo": "_skip_impossible_ipos",
+    }
+
     def _waiting(self) -> bool:
-        return getattr(self, f"_waiting_{self.phase_kind}")()
+        """Run the current phase's automatic steps; True when a decision is awaited."""
+        steps = self.AUTOMATIC_STEPS.get(self.phase_kind)
+        return bool(steps) and getattr(self, steps)()
 
     def _end_phase(self) -> None:
         finish = getattr(self, f"_finish_{self.phase_kind}", None)

@@ -135,8 +135,10 @@ class ClassicGame(Game):
     def fi_price(self, corp_name: str, abbr: str) -> int:
         return cards.COMPANIES[abbr].price_max
 
-    def has_priority(self, corp, over) -> bool:
-        return corp.name != over.name and corp.price > over.price
+    @staticmethod
+    def fi_priority(corp) -> tuple:
+        """Priority with the foreign investor: the higher share price first."""
+        return (-corp.price,)
 
     # ------------------------------------------------------------------ 1.5.8 income
     def corporation_income(self, name: str, abbrs, costs) -> Income:
@@ -184,15 +186,9 @@ class ClassicGame(Game):
     def _start_player_order(self) -> None:
         self._new_player_order()
 
-    def _waiting_player_order(self) -> bool:
-        return False
-
     # ------------------------------------------------------------------ phase 5: foreign investor
     def _start_foreign_investor(self) -> None:
         self._foreign_investor_buys()
-
-    def _waiting_foreign_investor(self) -> bool:
-        return False
 
     def _finish_foreign_investor(self) -> None:
         self._offering_available()
@@ -214,9 +210,6 @@ class ClassicGame(Game):
                 f"No company is left in the offering: the game end card is flipped (cost of ownership "
                 f"{cost}); the game ends in the next phase 10"
             )
-
-    def _waiting_end_check(self) -> bool:
-        return False
 
     # ------------------------------------------------------------------ snapshot (FORMAT-classic.md)
     def corporation_snapshot(self, name: str) -> dict:

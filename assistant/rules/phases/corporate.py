@@ -36,9 +36,6 @@ class CorporateMixin:
             paid.append((corp.name, income))
         self._log("Income: " + ", ".join(f"{who} {'+' if amount >= 0 else '−'}{abs(amount)}" for who, amount in paid))
 
-    def _waiting_income(self) -> bool:
-        return False
-
     # ------------------------------------------------------------------ dividends
     def _start_dividends(self):
         self.queue = self.share_order()
@@ -50,7 +47,9 @@ class CorporateMixin:
     def dividend_max(self, corp) -> int:
         return min(self.max_payout(corp), corp.cash // corp.issued)
 
-    def _waiting_dividends(self) -> bool:
+    def _receivers_pay_no_dividend(self) -> bool:
+        """Automatic steps of the dividends phase: a corporation in receivership pays a dividend of 0
+        (its share price still adjusts).  True when a president must choose a dividend."""
         while self.queue:
             corp = self.corps[self.queue[0]]
             if corp.president is not None:
@@ -143,9 +142,6 @@ class CorporateMixin:
                 "for red, orange, yellow and green); the game ends in the next phase 7"
             )
 
-    def _waiting_end_card(self) -> bool:
-        return False
-
     # ------------------------------------------------------------------ issue shares
     def _start_issue(self):
         self.queue = [c for c in self.share_order() if self.corps[c].unissued]
@@ -155,7 +151,9 @@ class CorporateMixin:
             return corp.price
         return self.price_move(corp, -1).new
 
-    def _waiting_issue(self) -> bool:
+    def _receivers_issue_a_share(self) -> bool:
+        """Automatic steps of issuing: a corporation in receivership always issues a share, even
+        if it goes bankrupt by doing so.  True when a president must decide."""
         while self.queue:
             corp = self.corps[self.queue[0]]
             if corp.president is not None:
@@ -217,7 +215,9 @@ class CorporateMixin:
             return f"{owner.name} cannot pay the difference at any free share price"
         return None
 
-    def _waiting_ipo(self) -> bool:
+    def _skip_impossible_ipos(self) -> bool:
+        """Automatic steps of the IPO phase: a company whose owner cannot form a corporation with it
+        is skipped, with the reason.  True when an owner must decide."""
         while self.queue:
             abbr = self.queue[0]
             why = self._can_ipo(abbr)

@@ -50,7 +50,9 @@ class InvestmentMixin:
             return True
         return any(c.bank_shares and self.buy_price(c) <= cash for c in self.corps.values())
 
-    def _waiting_investment(self) -> bool:
+    def _auto_pass_and_leave(self) -> bool:
+        """Automatic steps of the investment phase: an auction with one bidder left ends; a bidder
+        who cannot raise leaves; a player with nothing to do passes.  True when a player must decide."""
         n = len(self.order)
         while True:
             auction = self.auction
@@ -245,9 +247,6 @@ class InvestmentMixin:
     def _start_wrap_up(self):
         self._new_player_order()
         self._foreign_investor_buys()
-
-    def _waiting_wrap_up(self) -> bool:
-        return False
 
     def _finish_wrap_up(self):
         self._offering_available()
