@@ -6,9 +6,9 @@ Run by hand when the Guide changes:
 ``python tools/extract_guide_rules.py ../shared/seeds/rolling-stock-players-guide.txt``.
 The app reads only the JSON it writes, never ../shared.
 
-The Guide's text was extracted from a two-column PDF with card pictures: section numbers stand
-on lines of their own, followed by the title; lines that are figures of cards (many "$" amounts,
-synergy boxes, dot leaders) are dropped.
+The Guide's text was extracted from a two-column PDF with card pictures: every paragraph is one
+line, but the columns and figures interleave, so the plan below names each section's paragraphs
+by line number (figures of cards are left out).
 """
 
 from __future__ import annotations
@@ -20,44 +20,58 @@ from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "assistant" / "rules" / "classic" / "guide_rules.json"
 
-# section number -> (anchor, title); the rules sections of chapters 1 and 3, and the three
-# corrections the app applies to the Guide's text.
-SECTIONS = {
-    "1.1": ("overview", "Overview"),
-    "1.2": ("components", "Components"),
-    "1.3": ("setting-up", "Setting up the game"),
-    "1.4": ("the-first-turn", "The first turn"),
-    "1.4.1": ("phase-1-issue-new-shares", "Phase 1 – issue new shares"),
-    "1.4.2": ("phase-2-form-corporations", "Phase 2 – form corporations"),
-    "1.4.3": ("phase-3-auctions-and-share-trading", "Phase 3 – auctions and share trading"),
-    "1.4.4": ("phase-4-determine-new-player-order", "Phase 4 – determine new player order"),
-    "1.4.5": ("phase-5-foreign-investor", "Phase 5 – foreign investor"),
-    "1.4.6": ("phase-6-corporations-buy-companies", "Phase 6 – corporations buy companies"),
-    "1.4.7": ("phase-7-close-companies", "Phase 7 – close companies"),
-    "1.4.8": ("phase-8-collect-income", "Phase 8 – collect income"),
-    "1.4.9": ("phase-9-pay-dividends", "Phase 9 – pay dividends"),
-    "1.4.10": ("phase-10-end-of-game-check", "Phase 10 – end of game check"),
-    "1.5.2": ("going-public", "Going public (turn 2)"),
-    "1.5.3": ("buying-and-selling-shares", "Buying and selling shares"),
-    "1.5.6": ("buying-companies", "Corporations buy companies"),
-    "1.5.8": ("income-and-synergies", "Income and synergies"),
-    "1.5.9": ("dividends-and-share-price", "Dividends and the share price"),
-    "1.6.1": ("issuing-shares", "Issuing shares"),
-    "1.6.2": ("going-public-with-more-shares", "Going public with more than one share"),
-    "1.6.3": ("the-100-card-in-phase-3", "Phase 3 in later turns"),
-    "1.6.7": ("closing-companies", "Closing companies"),
-    "1.6.8": ("cost-of-ownership", "Cost of ownership"),
-    "1.6.9": ("share-price-0-and-100", "Dividends: $0 and $100"),
-    "1.6.10": ("end-of-game-check", "End of game check"),
-    "1.7": ("how-the-game-ends", "How the game ends"),
-    "1.8": ("who-has-won", "Who has won?"),
-    "1.9": ("short-and-full-game", "The short game and the full game"),
-    "1.10": ("easily-missed-rules", "Easily missed or misunderstood rules"),
-    "3.4": ("open-companies", "Open companies"),
-    "3.6": ("share-redemption", "Share redemption"),
-    "3.7": ("two-player-variant", "Two-player variant"),
-    "3.8": ("six-player-variant", "Epic six-player variant"),
-}
+# (anchor, group, title, paragraph line numbers): each paragraph of the extracted text is one
+# line; the two-column pages interleave, so the paragraphs of each section are listed by hand,
+# in reading order.
+PLAN = [
+    (
+        "setting-up",
+        "Setting up",
+        "1.3 Setting up the game",
+        [499, 529, 531, 535, 539, 543, 553, 561, 571, 533, 537, 541, 545],
+    ),
+    ("short-and-full-game", "Setting up", "1.9 The short game and the full game", [1651]),
+    ("two-player-variant", "Setting up", "3.7 Two players", [1769]),
+    ("six-player-variant", "Setting up", "3.8 Epic six-player variant", [1763, 1771, 1773]),
+    ("the-turn", "The turn", "1.4 The ten phases", [551]),
+    ("phase-1-issue-new-shares", "The turn", "Phase 1 – issue new shares", [559]),
+    ("issuing-shares", "The turn", "1.6.1 Issuing a share", [1543, 1497, 1513, 1517]),
+    ("phase-2-form-corporations", "The turn", "Phase 2 – form corporations", [567, 1243]),
+    ("going-public", "The turn", "1.5.2 Going public", [1287, 1269, 1239, 1245, 1329]),
+    ("going-public-with-more-shares", "The turn", "1.6.2 Going public with more shares", [1525, 1547]),
+    (
+        "phase-3-auctions-and-share-trading",
+        "The turn",
+        "Phase 3 – auctions and share trading",
+        [575, 751, 1175, 1179, 1183],
+    ),
+    (
+        "buying-and-selling-shares",
+        "The turn",
+        "1.5.3 Buying and selling shares",
+        [1337, 1341, 1345, 1335, 1339, 1343, 1347],
+    ),
+    ("the-100-card-in-phase-3", "The turn", "1.6.3 $0 and $100 in phase 3", [1557, 1565]),
+    ("phase-4-determine-new-player-order", "The turn", "Phase 4 – determine new player order", [1209, 1217]),
+    ("phase-5-foreign-investor", "The turn", "Phase 5 – foreign investor", [1181]),
+    ("buying-companies", "The turn", "Phase 6 – corporations buy companies (1.5.6)", [1369, 1385, 1351, 1355, 1371]),
+    ("closing-companies", "The turn", "Phase 7 – close companies (1.6.7)", [1575]),
+    ("phase-8-collect-income", "The turn", "Phase 8 – collect income", [1205, 1383, 1389, 1393]),
+    ("cost-of-ownership", "The turn", "1.6.8 Cost of ownership", [1563, 1587, 1593, 1595, 1609, 1621, 1589]),
+    ("dividends-and-share-price", "The turn", "Phase 9 – pay dividends (1.5.9)", [1391, 1463, 1479, 1483, 1481, 1519]),
+    ("share-price-0-and-100", "The turn", "1.6.9 $0 and $100 in phase 9", [1599, 1605]),
+    ("end-of-game-check", "The turn", "Phase 10 – end of game check (1.6.10)", [1615]),
+    ("how-the-game-ends", "The end", "1.7 How the game ends", [1627, 1629, 1633, 1637]),
+    ("who-has-won", "The end", "1.8 Who has won?", [1643]),
+    (
+        "easily-missed-rules",
+        "The end",
+        "1.10 Easily missed or misunderstood rules",
+        [1659, 1661, 1663, 1665, 1669, 1673, 1635, 1649, 1655],
+    ),
+    ("open-companies", "Variants", "3.4 Open companies", [1741]),
+    ("share-redemption", "Variants", "3.6 Share redemption", [1755]),
+]
 
 CORRECTIONS = [
     {
@@ -74,59 +88,18 @@ CORRECTIONS = [
     }
 ]
 
-NOISE = re.compile(r"(\$[\d∞–-]+.*){3,}|\.\s\.\s\.|^[A-Z]{1,5}( [A-Z]{1,5})* ?\(\d+\)|^\(\d+\)|^\+\$\d+")
-
-
-def clean(lines: list[str]) -> str:
-    kept = []
-    for line in lines:
-        s = line.strip()
-        if not s or NOISE.search(s) or len(s) < 4 or re.fullmatch(r"[\d\s$()+–-]+", s):
-            kept.append("")
-            continue
-        kept.append(s)
-    paras, cur = [], []
-    for s in kept:
-        if s:
-            cur.append(s)
-        elif cur:
-            paras.append(" ".join(cur))
-            cur = []
-    if cur:
-        paras.append(" ".join(cur))
-    paras = [p for p in paras if len(p) > 40]
-    return "\n\n".join(paras)
-
 
 def main(path: str) -> int:
     lines = Path(path).read_text(encoding="utf-8").splitlines()
-    start = next(i for i, s in enumerate(lines) if s.startswith("Chapter 1"))
-    heads = []
-    for i in range(start, len(lines)):
-        m = re.match(r"^(\d\.\d+(?:\.\d+)?)(?:\s|$)", lines[i])
-        if m and (lines[i].strip() == m.group(1) or m.group(1) == "1.6.9"):
-            heads.append((i, m.group(1)))
     out = []
-    for k, (i, num) in enumerate(heads):
-        if num not in SECTIONS or any(s["number"] == num for s in out):
-            continue
-        end = heads[k + 1][0] if k + 1 < len(heads) else len(lines)
-        body = lines[i + 1 : end]
-        if num == "1.6.9":
-            body = [lines[i][len(num) :]] + body
-        text = clean(body)
-        title_line = SECTIONS[num][1]
-        text = re.sub(r"^" + re.escape(title_line) + r"\s*", "", text)
-        anchor, title = SECTIONS[num]
-        group = "Variants" if num.startswith("3.") else "Learning the game"
-        out.append({"anchor": anchor, "group": group, "title": f"{num} {title}", "number": num, "text": text})
-    order = list(SECTIONS)
-    out.sort(key=lambda s: order.index(s["number"]))
-    missing = [n for n in SECTIONS if not any(s["number"] == n for s in out)]
-    if missing:
-        print("sections not found:", ", ".join(missing), file=sys.stderr)
-    for s in out:
-        del s["number"]
+    for anchor, group, title, numbers in PLAN:
+        paras = []
+        for n in numbers:
+            text = re.sub(r"\s+", " ", lines[n - 1]).strip()
+            text = re.sub(r"^1\.6\.9 ", "", text)
+            text = re.sub(r" \d{1,2}$", "", text)  # a page number at the end of a column
+            paras.append(text)
+        out.append({"anchor": anchor, "group": group, "title": title, "text": "\n\n".join(paras)})
     OUT.write_text(json.dumps(out + CORRECTIONS, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {len(out) + len(CORRECTIONS)} sections to {OUT}")
     return 0

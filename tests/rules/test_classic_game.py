@@ -338,3 +338,33 @@ def test_end_check_flips_when_the_offering_is_empty_and_ends_next_turn():
     assert g.costs() == {"red": 15, "orange": 15, "yellow": 15, "green": 15}
     g._advance()  # the last turn: nothing to decide on an empty table
     assert g.game_over and g.snapshot()["phase"] == 10 and g.turn == 3
+
+
+# ---------------------------------------------------------------------------- refusals name a rule
+
+
+def test_every_refusal_links_to_a_guide_section():
+    from assistant.rules.classic import rulebook
+    from assistant.rules.classic.game import EVENT_RULES
+
+    anchors = {s["anchor"] for s in rulebook.sections()}
+    assert set(EVENT_RULES.values()) <= anchors
+    assert all(s["text"] and s["title"] for s in rulebook.sections())
+    g = position(["A", "B", "C"])
+    corp(g, "Bear", price=13, companies=["BD"], cash=40, shares={"A": 1}, bank=1)
+    put(g, "KME", "B")
+    enter(g, 9)
+    refused = [
+        ({"type": "dividend", "corporation": "Bear", "amount": 9}, "dividends-and-share-price"),
+        ({"type": "done", "phase": 7}, "closing-companies"),
+        ({"type": "done", "phase": 6}, "buying-companies"),
+        ({"type": "issue", "corporation": "Bear"}, "issuing-shares"),
+        ({"type": "bid", "player": "A", "company": "KME", "price": 5}, "phase-3-auctions-and-share-trading"),
+        ({"type": "no_intervention", "company": "KME"}, None),
+    ]
+    for event, anchor in refused:
+        with pytest.raises(RuleError) as err:
+            g.apply(event)
+        assert err.value.message
+        if anchor:
+            assert err.value.rule == anchor, (event, err.value.rule)
