@@ -49,12 +49,13 @@ class Income:
         return out
 
 
-def synergy_pairs(abbrs) -> list[tuple[str, str, int]]:
-    """Every pair of the companies that have each other's code printed, with its bonus."""
-    ordered = sorted(abbrs, key=lambda a: -COMPANIES[a].face_value)
+def synergy_pairs(abbrs, companies=COMPANIES) -> list[tuple[str, str, int]]:
+    """Every pair of the companies that have each other's code printed, with its bonus
+    (``companies``: the game's card data, Stars' by default)."""
+    ordered = sorted(abbrs, key=lambda a: -companies[a].face_value)
     pairs = []
     for i, a in enumerate(ordered):
-        syn = COMPANIES[a].synergies
+        syn = companies[a].synergies
         for b in ordered[i + 1 :]:
             bonus = syn.get(b)
             if bonus:
@@ -62,12 +63,12 @@ def synergy_pairs(abbrs) -> list[tuple[str, str, int]]:
     return pairs
 
 
-def private_income(abbrs, costs: dict, foreign_investor: bool = False) -> Income:
+def private_income(abbrs, costs: dict, foreign_investor: bool = False, companies=COMPANIES) -> Income:
     """Income of a player's (or the foreign investor's) companies: no synergies."""
     inc = Income()
     total = 0
     for a in abbrs:
-        c = COMPANIES[a]
+        c = companies[a]
         cost = costs.get(c.color, 0)
         inc.companies.append((a, c.income, cost))
         total += c.income - cost

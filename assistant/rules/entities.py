@@ -49,7 +49,7 @@ class Corporation:
         self.cash = 0
         self.companies: list[str] = []
         self.price = price
-        self.total_shares = CORPORATIONS[name].shares if shares is None else shares  # Stars charter by default
+        self.total_shares = CORPORATIONS[name].shares if shares is None else shares
         self.issued = 0
         self.bank_shares = 0
         self.president: str | None = None

@@ -16,6 +16,7 @@ class GameType:
     key: str
     title: str
     options: tuple[str, ...] = ()
+    offered: bool = True  # shown on the new-game form (classic's training game is not)
 
 
 @dataclass(frozen=True)

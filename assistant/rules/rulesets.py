@@ -13,7 +13,7 @@ rolling-stock-v2.2    3-6     the rules of Stars under the corporation names of 
                               Stock v2.2 (Jupiter = Prussian Railway, ...); no variants;
                               the Stars card data (v2.2 publishes none)
 rolling-stock         2-6     classic Rolling Stock (Players Guide): its own engine
-                              (``classic/``), game type full or short
+                              (``classic/``: a subclass of Game), game type full or short
 ===================== ======= ============================================================
 
 The engine a ruleset creates has the API of ``Game`` (apply, legal_actions, snapshot,
@@ -26,6 +26,7 @@ from collections.abc import Mapping
 
 from . import cards as stars_cards
 from . import rulebook
+from .classic.ruleset import CLASSIC
 from .errors import RuleError
 from .ruleset import GameType, Ruleset, frozen
 
@@ -110,10 +111,9 @@ V22 = _edition(
 )
 
 
-# Every ruleset a game can be created with, the default first.  Classic Rolling Stock joins with
-# its own engine: ``from .classic.ruleset import CLASSIC`` with the imports, and CLASSIC in this tuple
-# (docs/rulesets.md).
-RULESETS: Mapping[str, Ruleset] = frozen({r.key: r for r in (STARS, V22)})
+# Every ruleset a game can be created with, the default first.  Classic Rolling Stock has its own
+# engine (assistant/rules/classic: a subclass of Game with the Guide's cards and phases).
+RULESETS: Mapping[str, Ruleset] = frozen({r.key: r for r in (STARS, V22, CLASSIC)})
 
 
 def get(key) -> Ruleset:
@@ -129,4 +129,4 @@ def of(game) -> Ruleset:
     return getattr(game, "ruleset", None) or STARS
 
 
-__all__ = ["DEFAULT", "GameType", "RULESETS", "Ruleset", "STARS", "V22", "V22_NAMES", "frozen", "get", "of"]
+__all__ = ["CLASSIC", "DEFAULT", "GameType", "RULESETS", "Ruleset", "STARS", "V22", "V22_NAMES", "frozen", "get", "of"]

@@ -53,9 +53,3 @@ def corporation_ability(name: str, ruleset: rulesets.Ruleset | None = None) -> s
     """The special ability printed on a corporation's charter."""
     data = (ruleset or current_ruleset()).corporations.get(name)
     return (getattr(data, "ability", None) or "") if data else ""
-
-
-def costs_with_top(top: str, ruleset: rulesets.Ruleset | None = None) -> dict | None:
-    """Cost of ownership per colour while ``top`` (a colour, "end_front" or "end_back") is on top."""
-    table = getattr(_cards(ruleset), "COST_BY_TOP", {}).get(top)
-    return None if table is None else dict(table)

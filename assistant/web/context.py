@@ -60,8 +60,8 @@ class TableView:
     # -- engine views -----------------------------------------------------------------
     @cached_property
     def colors(self) -> list[str]:
-        """The company colours of this game's ruleset, in deck order."""
-        return labels.colors(self.ruleset)
+        """The company colours in this game's deck, in deck order (classic short game: no purple)."""
+        return list(getattr(self.game, "colors", None) or labels.colors(self.ruleset))
 
     @cached_property
     def snap(self) -> dict:
@@ -178,12 +178,15 @@ class TableView:
         for name, c in corps.items():
             row = dict(c, name=name, short=self.ruleset.short(name))
             row["companies"] = self.sorted_companies(c.get("companies") or [])
-            row["required_stars"] = cards.required_stars(c.get("share_price"), c.get("issued"), self.ruleset)
             row["income_why"] = self._explain(explain.income, name)
-            stars = self._explain(explain.stars, name)
-            if stars:
-                row["stars_why"] = stars
-                row["required_stars"] = stars.get("required", row["required_stars"])
+            if "stars" in c:  # Stars and v2.2: the price follows stars against required
+                row["required_stars"] = cards.required_stars(c.get("share_price"), c.get("issued"), self.ruleset)
+                stars = self._explain(explain.stars, name)
+                if stars:
+                    row["stars_why"] = stars
+                    row["required_stars"] = stars.get("required", row["required_stars"])
+            if "book_value" in c:  # classic: the price follows the book value
+                row["book_value_why"] = self._explain(explain.book_value, name)
             row["player_shares"] = {
                 p: n for p, d in (self.snap.get("players") or {}).items() if (n := (d.get("shares") or {}).get(name))
             }
@@ -295,7 +298,7 @@ class TableView:
         }
         if top:
             key = after or ("end_back" if self.snap.get("end_card_flipped") else "end_front")
-            costs = cards.costs_with_top(key, self.ruleset)
+            costs = self.game.cost_shown_by(key)
             if costs is not None:
                 now = {c: n for c, n in (self.snap.get("cost_of_ownership") or {}).items() if n}
                 out["after_costs"] = [(c, costs.get(c, 0)) for c in self.colors if costs.get(c)]

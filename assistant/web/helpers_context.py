@@ -122,7 +122,7 @@ def dividend(game) -> dict | None:
                 effect_text=text,
                 paid=r["amount"] * chart["issued"],
                 payout_list=payouts,
-                diff=r["stars"] - r["required"],
+                diff=r["stars"] - r["required"] if "stars" in r else None,  # classic: book value instead
             )
         )
     limit = explain.dividend_limit(game, name)
@@ -151,7 +151,8 @@ def ipo(game) -> dict | None:
                 "bank_shares": r["bank_shares"],
                 "payment": r["payment"],
                 "treasury": r["treasury"],
-                "required": r["required"],
+                "required": r.get("required"),
+                "book_value": r.get("book_value"),
                 "affordable": r["affordable"],
                 "value_before": r["value_before"],
                 "value_after": r["value_after"],
@@ -162,13 +163,13 @@ def ipo(game) -> dict | None:
             {
                 "corporation": r["corporation"],
                 "short": short(r["corporation"]),
-                "stars": r["stars"],
-                "diff": r["stars"] - r["required"],
+                "stars": r.get("stars"),
+                "diff": r["stars"] - r["required"] if "stars" in r else None,
             }
         )
     prices = sorted(by_price.values(), key=lambda g: g["price"])
     for g in prices:
-        stars = {c["stars"] for c in g["charters"]}
+        stars = {c["stars"] for c in g["charters"] if c["stars"] is not None}
         g["stars_min"], g["stars_max"] = (min(stars), max(stars)) if stars else (0, 0)
     company = companies_of(game)[calc["company"]]
     return dict(
@@ -251,7 +252,8 @@ def acquisition(game, corporation: str, company: str, price: int) -> dict:
     for name, eff in out["effects"].items():
         eff["short"] = short(name)
         eff["income_diff"] = eff["after"]["income"] - eff["before"]["income"]
-        eff["stars_diff"] = eff["after"]["stars"] - eff["before"]["stars"]
+        if "stars" in eff["after"]:
+            eff["stars_diff"] = eff["after"]["stars"] - eff["before"]["stars"]
         eff["price"] = game.corps[name].price
     return out
 
@@ -269,7 +271,8 @@ def closing(game, company: str) -> dict:
         return out
     out["income_diff"] = out["after"]["income"] - out["before"]["income"]
     if owner.kind == "corporation":
-        out["stars_diff"] = out["after"]["stars"] - out["before"]["stars"]
+        if "stars" in out["after"]:
+            out["stars_diff"] = out["after"]["stars"] - out["before"]["stars"]
         out["cash_before"] = game.corps[owner.name].cash
         out["price"] = game.corps[owner.name].price
     else:
@@ -325,7 +328,7 @@ def banker_lines(game, n: int, recent: int = 3) -> list[str] | None:
 
 def outlook(game) -> dict:
     out = preview.cost_outlook(game)
-    colors = labels.colors(rulesets.of(game))
+    colors = list(getattr(game, "colors", None) or labels.colors(rulesets.of(game)))
     out["table"] = [
         {"color": c, "now": out["now"].get(c, 0), "next": None if out["next"] is None else out["next"].get(c, 0)}
         for c in colors

@@ -51,8 +51,13 @@ def test_form_creates_a_classic_game_of_each_type(client, table, store):
     if "rolling-stock" not in rulesets.RULESETS:
         pytest.skip("classic Rolling Stock is not registered in rulesets.RULESETS yet")
     classic = rulesets.get("rolling-stock")
-    assert classic.game_types
+    offered = [t for t in classic.game_types if t.offered]
+    assert [t.key for t in offered] == ["full", "short"]
+    page = client.get("/games/new").text
     for game_type in classic.game_types:
+        shown = f'name="game_type-rolling-stock" value="{game_type.key}"' in page
+        assert shown == game_type.offered
+    for game_type in offered:
         resp = _create(
             client, table, "rolling-stock", ["Amy", "Brian", "Crystal"], **{"game_type-rolling-stock": game_type.key}
         )
@@ -195,3 +200,49 @@ def test_a_v22_game_is_played_through_the_forms_with_v22_names(client, table, st
     exported = client.get(f"/games/{gid}/export").get_json()
     assert exported["game"] == "rolling-stock-v2.2"
     assert json.dumps(exported["events"]) == json.dumps(data["events"])
+
+
+# ------------------------------------------------------------------ a classic game through the web client
+PAGES = ("banner", "actions", "offering", "deck", "corporations", "players", "prices", "foreign", "history", "scoring")
+HELPERS = ("standings", "banker", "outlook", "closing", "dividend", "ipo")
+
+
+def test_a_classic_game_is_played_through_the_json_door_and_every_page_shows_it(client, table, store):
+    if "rolling-stock" not in rulesets.RULESETS:
+        pytest.skip("classic Rolling Stock is not registered in rulesets.RULESETS yet")
+    import random
+
+    from assistant.rules import events_of
+
+    resp = _create(client, table, "rolling-stock", ["Amy", "Brian", "Crystal"], **{"game_type-rolling-stock": "short"})
+    gid = resp.headers["Location"].rsplit("/", 1)[1]
+    assert store.get_game(gid).options == ["short"]
+    rng = random.Random(7)
+    shown_corporations = set()
+    for i in range(400):
+        seq, game = store.state(gid)
+        if game.game_over:
+            break
+        item = rng.choice(game.legal_actions())
+        event = events_of(item, lambda *a: a[0] if len(a) == 2 else rng.choice(a[0]))
+        answer = table.post_json(gid, {"seq": seq, "event": event})
+        assert answer.status_code == 200, (i, event, answer.get_json())
+        if i % 15:
+            continue
+        page = client.get(f"/games/{gid}")
+        assert page.status_code == 200
+        assert "Rolling Stock" in page.text and "Rolling Stock Stars" not in page.text
+        assert "purple" not in client.get(f"/games/{gid}/c/deck").text  # the short game has no purple
+        shown_corporations |= {n for n in rulesets.CLASSIC.corporations if f"</span> {n} " in page.text}
+        for name in PAGES:
+            assert client.get(f"/games/{gid}/c/{name}").status_code == 200, name
+        for name in HELPERS:
+            assert client.get(f"/games/{gid}/help/{name}").status_code in (200, 404), name
+    assert store.state(gid)[1].game_over
+    assert shown_corporations, "some corporation should have been formed and shown"
+    rules = client.get(f"/rules?game={gid}").text
+    assert "Players Guide" in rules and "Rules of Rolling Stock" in rules
+    exported = client.get(f"/games/{gid}/export").get_json()
+    assert exported["game"] == "rolling-stock" and exported["options"] == ["short"]
+    again = client.post("/games/import", json=exported)
+    assert again.status_code == 303 and store.get_game(again.get_json()["id"]).ruleset == "rolling-stock"

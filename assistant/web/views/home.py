@@ -44,7 +44,7 @@ def _choices() -> list[dict]:
     return [
         {
             "ruleset": r,
-            "game_types": list(r.game_types),
+            "game_types": [t for t in r.game_types if t.offered],
             "variants": [(key, *OPTIONS[key]) for key in r.variants if key in OPTIONS],
         }
         for r in rulesets.RULESETS.values()
@@ -103,9 +103,10 @@ def create_game():
     not_offered = [OPTIONS[o][0] for o in options if o not in ruleset.variants]
     if not_offered:
         return again(f"{ruleset.title} has no variant “{not_offered[0]}”: untick it, or choose another game.")
-    game_type = ruleset.game_type(type_key) if ruleset.game_types else None
-    if ruleset.game_types and (game_type is None or type_key is None):
-        return again(f"Choose the game type of {ruleset.title}: {', '.join(t.title for t in ruleset.game_types)}.")
+    offered = [t for t in ruleset.game_types if t.offered]
+    game_type = next((t for t in offered if t.key == type_key), None)
+    if offered and game_type is None:
+        return again(f"Choose the game type of {ruleset.title}: {'; '.join(t.title for t in offered)}.")
     if "open_companies" in options and not deck:
         return again("Tick the companies that are in the open deck.")
     seats, persons = filled, None
