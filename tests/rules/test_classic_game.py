@@ -368,3 +368,19 @@ def test_every_refusal_links_to_a_guide_section():
         assert err.value.message
         if anchor:
             assert err.value.rule == anchor, (event, err.value.rule)
+
+
+def test_open_companies_deck_is_checked_and_followed():
+    players = ["A", "B", "C"]
+    counts = cards.DECK_COUNTS["short"][3]
+    deck = [a for color, k in counts.items() for a in cards.COMPANIES_BY_COLOR[color][:k]]
+    with pytest.raises(RuleError, match="holds 4 red"):
+        ClassicGame(players, ["short", "open_companies"], deck=deck[1:])
+    with pytest.raises(RuleError, match="no purple"):
+        ClassicGame(players, ["short", "open_companies"], deck=[*deck[:-1], "TSI"])
+    with pytest.raises(RuleError, match="only given"):
+        ClassicGame(players, ["short"], deck=deck)
+    g = ClassicGame(players, ["short", "open_companies"], deck=deck)
+    assert g.reveal_choices() == ["BME", "BSE", "KME", "AKE"]
+    with pytest.raises(RuleError, match="not in this"):
+        g.apply({"type": "reveal", "company": "MHE"})

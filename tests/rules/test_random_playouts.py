@@ -709,3 +709,18 @@ def test_classic_playouts_reach_the_rare_parts():
         "IPO price taken",
     ):
         assert total["refused: " + category] >= 1, category
+
+
+@pytest.mark.parametrize("n_players, style, seed, options", [(3, "uniform", 7101, []), (5, "seller", 7102, ["short"])])
+def test_classic_open_companies_game(n_players, style, seed, options):
+    """Guide 3.4: the deck, built as usual (any companies: no colour's highest is forced in), is
+    declared; only its companies are ever drawn."""
+    probe = ClassicGame([f"P{i}" for i in range(1, n_players + 1)], options)
+    rng = random.Random(seed)
+    deck = [
+        a for color, k in probe.deck_left.items() for a in rng.sample(ClassicGame.cards.COMPANIES_BY_COLOR[color], k)
+    ]
+    g = play(
+        seed, n_players, style, None, Counter(), options=[*options, "open_companies"], deck=deck, game_cls=ClassicGame
+    )
+    assert g.game_over and g.seen <= set(deck)

@@ -11,7 +11,7 @@ section:
 * the turn (1.4): ten phases, issuing and IPOs first, player order and the foreign investor
   as phases of their own, the end check last; turn 1 starts with phase 3;
 * 1.3, 1.9, 3.8: the deck per game type (full, short, training) and player count, drawn at
-  random (no company is always in it);
+  random (no company is always in it); 3.4: the open companies variant declares it;
 * 1.5.3: the bank may never own all issued shares (the last share players hold is not sold),
   so there is no receivership;
 * 1.5.6: the foreign investor sells at the maximum of the span; priority by share price;
@@ -87,7 +87,7 @@ class ClassicGame(Game):
     END_PHASE = "end_check"
     EVENT_RULES = EVENT_RULES
     EVENT_TYPES = tuple(t for t in Game.EVENT_TYPES if t != "no_intervention")
-    KNOWN_OPTIONS = rules.GAME_TYPE_OPTIONS
+    KNOWN_OPTIONS = (*rules.GAME_TYPE_OPTIONS, "open_companies")
     MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
     # ------------------------------------------------------------------ set-up (1.3, 1.9, 3.8)
@@ -95,13 +95,17 @@ class ClassicGame(Game):
         types = [o for o in options if o in rules.GAME_TYPE_OPTIONS]
         if len(types) > 1:
             raise RuleError("Choose one game type: the full game, the short game or the training game.")
-        if deck or persons:
-            raise RuleError("Classic Rolling Stock has no deck list or persons to set up.")
+        if persons:
+            raise RuleError("Classic Rolling Stock has no two-handed seats.")
         self.game_type = rules.game_type(options)
         self.colors = rules.colors_in_play(self.game_type)
         n = len(self.players)
         self.deck_left = rules.deck_counts(self.game_type, n)
         self.open_deck = None
+        if "open_companies" in options:  # 3.4: the deck, built as usual, is declared open
+            self.open_deck = self._check_open_deck(deck, self.deck_left)
+        elif deck:
+            raise RuleError("A deck list is only given in the open companies variant.")
         self.two_handed = False
         self.persons = None
 
@@ -118,7 +122,10 @@ class ClassicGame(Game):
         color = self.top_color()
         if color is None:
             return []
-        return [a for a in cards.COMPANIES_BY_COLOR[color] if a not in self.seen]
+        unseen = [a for a in cards.COMPANIES_BY_COLOR[color] if a not in self.seen]
+        if self.open_deck is not None:
+            return [a for a in unseen if a in self.open_deck]
+        return unseen
 
     # ------------------------------------------------------------------ 1.5.3 share trading
     def sale_refusal(self, name: str, corp) -> str | None:
