@@ -14,7 +14,6 @@ import copy
 from . import cards as cards_module
 from .cards import (
     COLORS,
-    COMPANIES,
     COMPANIES_BY_COLOR,
     COST_BY_TOP,
     DECK_COUNTS,
@@ -216,7 +215,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         self.deck_left: dict[str, int] = dict(DECK_COUNTS[n])
         self.open_deck: set[str] | None = None
         if "open_companies" in options:
-            self.open_deck = self._check_open_deck(deck, n)
+            self.open_deck = self._check_open_deck(deck, DECK_COUNTS[n], HIGHEST_OF_COLOR)
         elif deck:
             raise RuleError("A deck list is only given in the open companies variant.")
 
@@ -228,23 +227,30 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         return self.PHASES.index(kind) + 1
 
     # ------------------------------------------------------------------ construction
-    @staticmethod
-    def _check_open_deck(deck, n) -> set[str]:
+    def _check_open_deck(self, deck, counts: dict[str, int], always_in: dict[str, str] | None = None) -> set[str]:
+        """The declared deck of the open companies variant: ``counts`` companies of each colour
+        (Stars: the highest of each colour, ``always_in``, among them)."""
         if not deck:
             raise RuleError("The open companies variant needs the list of companies in the deck.")
         deck = list(deck)
-        unknown = [a for a in deck if a not in COMPANIES]
+        companies = self.cards.COMPANIES
+        unknown = [a for a in deck if a not in companies]
         if unknown:
             raise RuleError(f"Unknown companies in the deck: {', '.join(map(str, unknown))}.")
         if len(set(deck)) != len(deck):
             raise RuleError("A company appears twice in the deck.")
-        for color in COLORS:
-            have = [a for a in deck if COMPANIES[a].color == color]
-            want = DECK_COUNTS[n][color]
+        n = len(self.players)
+        for a in deck:
+            if companies[a].color not in counts:
+                raise RuleError(
+                    f"The {a} is {companies[a].color}; this game's deck has no {companies[a].color} companies."
+                )
+        for color, want in counts.items():
+            have = [a for a in deck if companies[a].color == color]
             if len(have) != want:
                 raise RuleError(f"With {n} players the deck holds {want} {color} companies, not {len(have)}.")
-            if HIGHEST_OF_COLOR[color] not in have:
-                raise RuleError(f"The {HIGHEST_OF_COLOR[color]} (highest {color}) is always in the deck.")
+            if always_in and always_in[color] not in have:
+                raise RuleError(f"The {always_in[color]} (highest {color}) is always in the deck.")
         return set(deck)
 
     @classmethod

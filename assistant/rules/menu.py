@@ -145,7 +145,8 @@ class MenuMixin:
     def _menu_issue(self) -> list[dict]:
         corp = self.corps[self.queue[0]]
         base = {"player": corp.president, "corporation": corp.name}
-        return [{"type": "issue", **base, "price": self.issue_price(corp)}, {"type": "skip_issue", **base}]
+        out = [{"type": "issue", **base, "price": self.issue_price(corp)}] if corp.unissued else []
+        return out + [{"type": "skip_issue", **base}]
 
     def _menu_ipo(self) -> list[dict]:
         abbr = self.queue[0]
@@ -199,6 +200,7 @@ def events_of(item: dict, pick) -> dict:
         "close": ("company",),
         "issue": ("corporation",),
         "skip_issue": ("corporation",),
+        "redeem": ("corporation",),
         "skip_ipo": ("company",),
     }[kind]
     return {"type": kind, **{k: item[k] for k in keys}}

@@ -368,3 +368,45 @@ def test_every_refusal_links_to_a_guide_section():
         assert err.value.message
         if anchor:
             assert err.value.rule == anchor, (event, err.value.rule)
+
+
+def test_open_companies_deck_is_checked_and_followed():
+    players = ["A", "B", "C"]
+    counts = cards.DECK_COUNTS["short"][3]
+    deck = [a for color, k in counts.items() for a in cards.COMPANIES_BY_COLOR[color][:k]]
+    with pytest.raises(RuleError, match="holds 4 red"):
+        ClassicGame(players, ["short", "open_companies"], deck=deck[1:])
+    with pytest.raises(RuleError, match="no purple"):
+        ClassicGame(players, ["short", "open_companies"], deck=[*deck[:-1], "TSI"])
+    with pytest.raises(RuleError, match="only given"):
+        ClassicGame(players, ["short"], deck=deck)
+    g = ClassicGame(players, ["short", "open_companies"], deck=deck)
+    assert g.reveal_choices() == ["BME", "BSE", "KME", "AKE"]
+    with pytest.raises(RuleError, match="not in this"):
+        g.apply({"type": "reveal", "company": "MHE"})
+
+
+def test_share_redemption_variant():
+    """3.6: instead of issuing, a corporation with at least 3 shares issued redeems one from the
+    bank as a player buys one: the price moves to the next higher free card, which it pays."""
+    g = position(["A", "B", "C"], game_type=["share_redemption"])
+    corp(g, "Bear", price=13, companies=["BD"], cash=30, shares={"A": 2}, bank=1)
+    corp(g, "Eagle", price=14, companies=["BY"], cash=5, shares={"B": 1}, bank=1)
+    corp(g, "Horse", price=20, companies=["SX"], cash=50, shares={"C": 1}, bank=1)
+    enter(g, 1)
+    assert g.next["corporation"] == "Horse"  # 2 shares issued: it may only issue or not
+    assert [i["type"] for i in g.legal_actions()] == ["issue", "skip_issue"]
+    with pytest.raises(RuleError, match="at least 3"):
+        g.apply({"type": "redeem", "corporation": "Horse"})
+    g.apply({"type": "skip_issue", "corporation": "Horse"})
+    g.apply({"type": "skip_issue", "corporation": "Eagle"})
+    item = next(i for i in g.legal_actions() if i["type"] == "redeem")
+    assert item["price"] == 15  # 14 is the Eagle's: the next free card up
+    g.apply({"type": "redeem", "corporation": "Bear"})
+    bear = g.corps["Bear"]
+    assert (bear.price, bear.cash, bear.issued, bear.bank_shares, bear.unissued) == (15, 15, 2, 0, 8)
+    plain = position(["A", "B", "C"])
+    corp(plain, "Bear", price=13, companies=["BD"], cash=30, shares={"A": 2}, bank=1)
+    enter(plain, 1)
+    with pytest.raises(RuleError, match="variant"):
+        plain.apply({"type": "redeem", "corporation": "Bear"})

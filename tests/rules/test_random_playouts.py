@@ -650,7 +650,7 @@ def test_playouts_reach_the_rare_parts():
 # in purchases from the foreign investor).
 
 CLASSIC_GAMES_PER_PLAYER_COUNT = 24
-CLASSIC_TYPES = ([], ["short"], ["training"])
+CLASSIC_TYPES = ([], ["short"], ["training"], ["short", "share_redemption"])
 CLASSIC_FULL_GAMES = [
     (2, "uniform", 7001, []),
     (3, "climber", 7002, ["short"]),
@@ -667,7 +667,7 @@ def run_classic_player_count(n_players: int) -> Counter:
     for k in range(CLASSIC_GAMES_PER_PLAYER_COUNT):
         seed = 50_000 + 1000 * n_players + k
         style = STYLES[k % 3]
-        options = CLASSIC_TYPES[(k // 3) % 3]
+        options = CLASSIC_TYPES[(k // 3) % len(CLASSIC_TYPES)]
         play(seed, n_players, style, EVENT_CAP[style], stats, options=options, game_cls=ClassicGame)
     return stats
 
@@ -696,7 +696,7 @@ def test_classic_playouts_reach_the_rare_parts():
     assert total["receivership"] == 0
     for kind in ("reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "done", "close"):
         assert total["event: " + kind] >= 1, kind
-    for kind in ("dividend", "issue", "skip_issue", "ipo", "skip_ipo"):
+    for kind in ("dividend", "issue", "skip_issue", "ipo", "skip_ipo", "redeem"):
         assert total["event: " + kind] >= 1, kind
     for category in (
         "wrong player",
@@ -709,3 +709,18 @@ def test_classic_playouts_reach_the_rare_parts():
         "IPO price taken",
     ):
         assert total["refused: " + category] >= 1, category
+
+
+@pytest.mark.parametrize("n_players, style, seed, options", [(3, "uniform", 7101, []), (5, "seller", 7102, ["short"])])
+def test_classic_open_companies_game(n_players, style, seed, options):
+    """Guide 3.4: the deck, built as usual (any companies: no colour's highest is forced in), is
+    declared; only its companies are ever drawn."""
+    probe = ClassicGame([f"P{i}" for i in range(1, n_players + 1)], options)
+    rng = random.Random(seed)
+    deck = [
+        a for color, k in probe.deck_left.items() for a in rng.sample(ClassicGame.cards.COMPANIES_BY_COLOR[color], k)
+    ]
+    g = play(
+        seed, n_players, style, None, Counter(), options=[*options, "open_companies"], deck=deck, game_cls=ClassicGame
+    )
+    assert g.game_over and g.seen <= set(deck)

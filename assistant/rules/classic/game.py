@@ -11,7 +11,7 @@ section:
 * the turn (1.4): ten phases, issuing and IPOs first, player order and the foreign investor
   as phases of their own, the end check last; turn 1 starts with phase 3;
 * 1.3, 1.9, 3.8: the deck per game type (full, short, training) and player count, drawn at
-  random (no company is always in it);
+  random (no company is always in it); 3.4: the open companies variant declares it;
 * 1.5.3: the bank may never own all issued shares (the last share players hold is not sold),
   so there is no receivership;
 * 1.5.6: the foreign investor sells at the maximum of the span; priority by share price;
@@ -20,6 +20,8 @@ section:
   (the table on the share price card);
 * 1.6.1: a share is issued at the next lower free card;
 * 1.6.2: going public takes the fewest of 1-4 shares worth the face value;
+* 3.6 (variant ``share_redemption``): in phase 1 a corporation may instead redeem a share from
+  the bank, as a player buys one: at the next higher free card, with at least 3 shares issued;
 * 1.6.10: the game ends in phase 10 when a corporation holds $100 or the end card was flipped
   (it flips when the offering is empty), or at once when a share bought in phase 3 reaches $100.
 """
@@ -46,6 +48,7 @@ EVENT_RULES = {
     "dividend": "dividends-and-share-price",
     "issue": "issuing-shares",
     "skip_issue": "issuing-shares",
+    "redeem": "share-redemption",
     "ipo": "going-public-with-more-shares",
     "skip_ipo": "going-public",
 }
@@ -86,8 +89,8 @@ class ClassicGame(Game):
     FIRST_PHASE = 3  # phases 1 and 2 have nothing to do in turn 1
     END_PHASE = "end_check"
     EVENT_RULES = EVENT_RULES
-    EVENT_TYPES = tuple(t for t in Game.EVENT_TYPES if t != "no_intervention")
-    KNOWN_OPTIONS = rules.GAME_TYPE_OPTIONS
+    EVENT_TYPES = (*(t for t in Game.EVENT_TYPES if t != "no_intervention"), "redeem")
+    KNOWN_OPTIONS = (*rules.GAME_TYPE_OPTIONS, "open_companies", "share_redemption")
     MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
     # ------------------------------------------------------------------ set-up (1.3, 1.9, 3.8)
@@ -95,13 +98,17 @@ class ClassicGame(Game):
         types = [o for o in options if o in rules.GAME_TYPE_OPTIONS]
         if len(types) > 1:
             raise RuleError("Choose one game type: the full game, the short game or the training game.")
-        if deck or persons:
-            raise RuleError("Classic Rolling Stock has no deck list or persons to set up.")
+        if persons:
+            raise RuleError("Classic Rolling Stock has no two-handed seats.")
         self.game_type = rules.game_type(options)
         self.colors = rules.colors_in_play(self.game_type)
         n = len(self.players)
         self.deck_left = rules.deck_counts(self.game_type, n)
         self.open_deck = None
+        if "open_companies" in options:  # 3.4: the deck, built as usual, is declared open
+            self.open_deck = self._check_open_deck(deck, self.deck_left)
+        elif deck:
+            raise RuleError("A deck list is only given in the open companies variant.")
         self.two_handed = False
         self.persons = None
 
@@ -118,7 +125,10 @@ class ClassicGame(Game):
         color = self.top_color()
         if color is None:
             return []
-        return [a for a in cards.COMPANIES_BY_COLOR[color] if a not in self.seen]
+        unseen = [a for a in cards.COMPANIES_BY_COLOR[color] if a not in self.seen]
+        if self.open_deck is not None:
+            return [a for a in unseen if a in self.open_deck]
+        return unseen
 
     # ------------------------------------------------------------------ 1.5.3 share trading
     def sale_refusal(self, name: str, corp) -> str | None:
@@ -177,6 +187,51 @@ class ClassicGame(Game):
     # ------------------------------------------------------------------ 1.6.1 issuing a share
     def issue_price(self, corp) -> int:
         return self.price_move(corp, -1).new
+
+    # ------------------------------------------------------------------ 3.6 share redemption (variant)
+    def _start_issue(self) -> None:
+        redeeming = "share_redemption" in self.options
+        self.queue = [
+            c for c in self.share_order() if self.corps[c].unissued or (redeeming and self.can_redeem(self.corps[c]))
+        ]
+
+    def redemption_refusal(self, corp) -> str | None:
+        """Why the corporation cannot redeem a share now (None: it can)."""
+        if "share_redemption" not in self.options:
+            return "Shares are redeemed only in the share redemption variant."
+        if corp.issued < 3:
+            return f"{corp.name} has {corp.issued} shares issued; it redeems only with at least 3."
+        if not corp.bank_shares:
+            return f"The bank holds no {corp.name} share to redeem."
+        price = self.price_move(corp, 1).new
+        if price > corp.cash:
+            return f"Redeeming a {corp.name} share costs {price}; its treasury has {corp.cash}."
+        return None
+
+    def can_redeem(self, corp) -> bool:
+        return self.redemption_refusal(corp) is None
+
+    def _ev_redeem(self, ev) -> str:
+        corp = self._queue_head(ev, "issue")
+        why = self.redemption_refusal(corp)
+        if why:
+            raise RuleError(why)
+        price = self.price_move(corp, 1).new
+        self.queue.pop(0)
+        self._set_price(corp, price)
+        corp.cash -= price
+        self._money(corp.name, "Bank", price, "redeems a share")
+        corp.bank_shares -= 1
+        corp.issued -= 1
+        return f"{corp.name} redeems a share from the bank for {price}"
+
+    def _menu_issue(self) -> list[dict]:
+        out = super()._menu_issue()
+        corp = self.corps[self.queue[0]]
+        if "share_redemption" in self.options and self.can_redeem(corp):
+            base = {"player": corp.president, "corporation": corp.name}
+            out.append({"type": "redeem", **base, "price": self.price_move(corp, 1).new})
+        return out
 
     # ------------------------------------------------------------------ 1.6.2 going public
     def ipo_terms(self, abbr: str, price: int) -> tuple[int, int, int]:

@@ -165,6 +165,8 @@ class CorporateMixin:
 
     def _ev_issue(self, ev) -> str:
         corp = self._queue_head(ev, "issue")
+        if not corp.unissued:
+            raise RuleError(f"{corp.name} has issued all its {corp.total_shares} shares.")
         self.queue.pop(0)
         return self._issue(corp, "")
 
