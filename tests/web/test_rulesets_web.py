@@ -246,3 +246,34 @@ def test_a_classic_game_is_played_through_the_json_door_and_every_page_shows_it(
     assert exported["game"] == "rolling-stock" and exported["options"] == ["short"]
     again = client.post("/games/import", json=exported)
     assert again.status_code == 303 and store.get_game(again.get_json()["id"]).ruleset == "rolling-stock"
+
+
+def test_form_offers_each_ruleset_its_own_variants_and_open_deck(client, table, store):
+    if "rolling-stock" not in rulesets.RULESETS:
+        pytest.skip("classic Rolling Stock is not registered in rulesets.RULESETS yet")
+    from assistant.rules.classic import cards as classic_cards
+    from assistant.rules.classic import rules as classic_rules
+
+    page = client.get("/games/new").text
+    classic_block = page[page.index('id="ruleset-rolling-stock"') :]
+    assert 'value="share_redemption"' in classic_block and 'value="two_handed"' not in classic_block
+    assert 'name="deck-rolling-stock" value="OPC"' in classic_block  # a purple company: classic cards
+    counts = classic_rules.deck_counts("full", 3)
+    deck = [a for color, n in counts.items() for a in classic_cards.COMPANIES_BY_COLOR[color][:n]]
+    resp = _create(
+        client,
+        table,
+        "rolling-stock",
+        **{
+            "game_type-rolling-stock": "full",
+            "option": ["open_companies", "share_redemption"],
+            "deck-rolling-stock": deck,
+            "deck": ["BME"],  # ticked in the Stars block: not this game's
+        },
+    )
+    assert resp.status_code == 303, resp.text
+    info = store.get_game(resp.headers["Location"].rsplit("/", 1)[1])
+    assert info.ruleset == "rolling-stock" and sorted(info.deck) == sorted(deck)
+    assert set(info.options) == {"open_companies", "share_redemption"}
+    bad = _create(client, table, "rolling-stock", **{"game_type-rolling-stock": "full", "option": "two_handed"})
+    assert bad.status_code == 422 and "Rolling Stock has no variant “Two-handed”" in bad.text

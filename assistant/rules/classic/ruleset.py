@@ -29,9 +29,9 @@ CLASSIC = Ruleset(
     key=ClassicGame.GAME,
     title="Rolling Stock",
     differs="The classic game: 10 corporations without special abilities, share prices by book value, "
-    "ten phases a turn; full or short game.",
+    "ten phases a turn; full or short game; variants open companies and share redemption.",
     players=(ClassicGame.MIN_PLAYERS, ClassicGame.MAX_PLAYERS),
-    variants=frozen({}),
+    variants=frozen({"open_companies": "Open companies", "share_redemption": "Share redemption"}),
     game_types=(
         GameType("full", "Full game: red to purple companies", ()),
         GameType("short", "Short game: no purple companies", ("short",)),

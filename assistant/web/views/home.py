@@ -9,7 +9,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 
 from assistant.rules import rulesets
 from assistant.store import ImportRefused, Refused
-from assistant.web import get_store
+from assistant.web import cards, get_store
 from assistant.web.csrf import is_json_request
 from assistant.web.labels import colors, two_handed_seats
 
@@ -19,6 +19,11 @@ MAX_PLAYERS = max(r.players[1] for r in rulesets.RULESETS.values())
 MAX_NAME = 30
 OPTIONS = {  # variant: (name, how to enter it); a ruleset offers some of them (Ruleset.variants)
     "open_companies": ("Open companies", "the deck is open: tick below which companies are in it"),
+    "share_redemption": (
+        "Share redemption",
+        "in phase 1 a corporation with at least 3 shares issued may instead buy back a share from the bank "
+        "at the next higher free share price (Players Guide 3.6)",
+    ),
     "two_handed": (
         "Two-handed",
         (
@@ -30,13 +35,15 @@ OPTIONS = {  # variant: (name, how to enter it); a ruleset offers some of them (
 }
 
 
-# The open companies variant's deck is picked from the cards of the ruleset offering it.
-OPEN_DECK_RULESET = next(r for r in rulesets.RULESETS.values() if "open_companies" in r.variants)
+def deck_field(ruleset: rulesets.Ruleset) -> str:
+    """The form field of the open deck's companies (each ruleset picks from its own cards)."""
+    return "deck" if ruleset.key == rulesets.DEFAULT else f"deck-{ruleset.key}"
 
 
-def _companies_by_color() -> list[tuple[str, list[str]]]:
-    cards = OPEN_DECK_RULESET.cards
-    return [(color, list(cards.COMPANIES_BY_COLOR[color])) for color in colors(OPEN_DECK_RULESET)]
+def _companies_by_color(ruleset: rulesets.Ruleset) -> list[tuple[str, list[dict]]]:
+    """The ruleset's company cards by colour (abbreviation, name, colour, face value)."""
+    by_color = ruleset.cards.COMPANIES_BY_COLOR
+    return [(color, [cards.company(a, ruleset) for a in by_color[color]]) for color in colors(ruleset)]
 
 
 def _choices() -> list[dict]:
@@ -46,6 +53,8 @@ def _choices() -> list[dict]:
             "ruleset": r,
             "game_types": [t for t in r.game_types if t.offered],
             "variants": [(key, *OPTIONS[key]) for key in r.variants if key in OPTIONS],
+            "deck_field": deck_field(r),
+            "companies": _companies_by_color(r) if "open_companies" in r.variants else [],
         }
         for r in rulesets.RULESETS.values()
     ]
@@ -62,7 +71,6 @@ def _render(names=None, options=(), deck=(), error=None, status=200, ruleset=rul
         game_types=game_types or {},
         chosen=set(options),
         deck=set(deck),
-        companies=_companies_by_color(),
         error=error,
     ), status
 
@@ -83,8 +91,8 @@ def create_game():
     key = form.get("ruleset") or rulesets.DEFAULT
     names = [n.strip() for n in form.getlist("name")][:MAX_PLAYERS]
     options = [o for o in form.getlist("option") if o in OPTIONS]
-    deck = [c for c in form.getlist("deck") if c in OPEN_DECK_RULESET.cards.COMPANIES]
     filled = [n for n in names if n]
+    deck: list[str] = []
     type_key = form.get(f"game_type-{key}") or None
 
     def again(error=None, status=422):
@@ -94,6 +102,7 @@ def create_game():
         key = rulesets.DEFAULT
         return again("Choose one of the games offered.")
     ruleset = rulesets.get(key)
+    deck[:] = [c for c in form.getlist(deck_field(ruleset)) if c in ruleset.cards.COMPANIES]
     if "shuffle" in form:
         secrets.SystemRandom().shuffle(filled)
         return again()
