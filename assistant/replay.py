@@ -29,7 +29,7 @@ def check_header(data) -> None:
     if not isinstance(data.get("players"), list) or not isinstance(data.get("events", []), list):
         raise ValueError("a transcript needs a list of players and a list of events")
     game = data.get("game", rulesets.DEFAULT)
-    if game not in rulesets.RULESETS:
+    if not isinstance(game, str) or game not in rulesets.RULESETS:
         raise ValueError(f"unknown game {str(game)[:60]!r}: this assistant plays {', '.join(rulesets.RULESETS)}")
 
 

@@ -63,7 +63,7 @@ def read_persons(data) -> list | None:
 def read_game(data) -> rulesets.Ruleset:
     """The ruleset a transcript's ``game`` names (Rolling Stock Stars when it names none)."""
     game = data.get("game", GAME_NAME) if isinstance(data, dict) else GAME_NAME
-    if game not in rulesets.RULESETS:
+    if not isinstance(game, str) or game not in rulesets.RULESETS:
         raise TranscriptError(f"unknown game {str(game)[:60]!r}: this assistant plays {', '.join(rulesets.RULESETS)}")
     return rulesets.get(game)
 

@@ -147,6 +147,9 @@ def test_import_refuses_an_unknown_game_and_variants_of_another_ruleset(client, 
     resp = client.post("/games/import", json=dict(data, game="rolling-stock-v9"))
     assert resp.status_code == 422
     assert "unknown game 'rolling-stock-v9'" in resp.get_json()["error"]
+    for odd in (["rolling-stock"], {"game": 1}, 7, None):
+        resp = client.post("/games/import", json=dict(data, game=odd))
+        assert resp.status_code == 422 and "unknown game" in resp.get_json()["error"]
     resp = client.post("/games/import", json=dict(data, game="rolling-stock-v2.2", options=["two_handed"]))
     assert resp.status_code == 422 and "two_handed" in resp.get_json()["error"]
     assert not list(store._db().query("SELECT id FROM games"))
