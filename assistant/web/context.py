@@ -99,6 +99,18 @@ class TableView:
             return f"{who} must close companies first; then “phase done”"
         return labels.next_text(self.next)
 
+    def phase_of(self, kind: str) -> int | None:
+        """The number of a kind of phase in this game's turn (Stars: closing 4; classic: closing 7)."""
+        try:
+            return self.game.phase_no(kind)
+        except (AttributeError, ValueError):
+            return None
+
+    @property
+    def offering_phase(self) -> int | None:
+        """The phase in which drawn companies become available (Stars: wrap-up 2; classic: 5)."""
+        return self.phase_of("wrap_up") or self.phase_of("foreign_investor")
+
     @cached_property
     def short(self) -> list[tuple]:
         """Phase 4 while "phase done" is not offered: the players who must close companies first."""
@@ -116,7 +128,7 @@ class TableView:
             return None
         parts = [f"{name} has {cash} and a coming income of {income}" for name, cash, income in self.short]
         return (
-            "Phase 4 cannot end yet: "
+            f"Phase {self.phase_of('closing')} cannot end yet: "
             + "; ".join(parts)
             + ". A player must be able to pay a negative income: close companies until it is covered."
         )
