@@ -45,6 +45,7 @@ def test_form_creates_a_game_of_each_ruleset(client, table, store, key):
     assert store.state(gid)[1].ruleset is rulesets.get(key)
     page = client.get(f"/games/{gid}").text
     assert rulesets.get(key).title in page
+    assert "Unavailable (until phase 2)" in page  # Stars' wrap-up
 
 
 def test_form_creates_a_classic_game_of_each_type(client, table, store):
@@ -220,6 +221,7 @@ def test_a_classic_game_is_played_through_the_json_door_and_every_page_shows_it(
     resp = _create(client, table, "rolling-stock", ["Amy", "Brian", "Crystal"], **{"game_type-rolling-stock": "short"})
     gid = resp.headers["Location"].rsplit("/", 1)[1]
     assert store.get_game(gid).options == ["short"]
+    assert "Unavailable (until phase 5)" in client.get(f"/games/{gid}/c/offering").text  # classic's phase 5
     rng = random.Random(7)
     shown_corporations = set()
     for i in range(400):
