@@ -410,3 +410,62 @@ def test_share_redemption_variant():
     enter(plain, 1)
     with pytest.raises(RuleError, match="variant"):
         plain.apply({"type": "redeem", "corporation": "Bear"})
+
+
+# ---------------------------------------------------------------------------- chapter 4's examples
+
+
+def test_going_public_low_and_buying_the_bank_shares():
+    """4.1.4: with the MAD and $99, going public at $22 as the Orion costs $21: three shares each
+    for the owner and the bank, treasury $87.  In phase 3 the three bank shares cost 24, 26 and 28:
+    "there they go, your remaining $78"."""
+    g = position(["Alice", "Bob", "Chris"], cash={"Alice": 99, "Bob": 0, "Chris": 0}, top="purple")
+    put(g, "MAD", "Alice")
+    enter(g, 2)
+    g.apply({"type": "ipo", "company": "MAD", "corporation": "Orion", "price": 22})
+    orion = g.corps["Orion"]
+    assert (orion.cash, orion.issued, orion.bank_shares, g.players["Alice"].cash) == (87, 6, 3, 78)
+    assert g.phase == 3 and g.next == {"player": "Alice", "for": "investment"}
+    paid = []
+    for _ in range(3):
+        item = next(i for i in g.legal_actions() if i["type"] == "buy_share")
+        paid.append(item["price"])
+        g.apply({"type": "buy_share", "player": "Alice", "corporation": "Orion"})
+    assert paid == [24, 26, 28] and g.players["Alice"].cash == 0
+    assert g.players["Alice"].shares["Orion"] == 6 and orion.price == 28
+
+
+def test_selling_two_of_three_ipo_shares():
+    """4.1.4: going public at $22 gives three shares; in phase 3 one sells for $20, another for $18;
+    the last one players hold stays."""
+    g = position(["Alice", "Bob", "Chris"], cash={"Alice": 30, "Bob": 0, "Chris": 0}, top="purple")
+    put(g, "MAD", "Alice")
+    enter(g, 2)
+    g.apply({"type": "ipo", "company": "MAD", "corporation": "Orion", "price": 22})
+    got = []
+    for _ in range(2):
+        g.apply({"type": "sell_share", "player": "Alice", "corporation": "Orion"})
+        got.append(g.corps["Orion"].price)
+        assert g.next == {"player": "Alice", "for": "investment"}  # Bob and Chris have nothing to do
+    assert got == [20, 18] and g.players["Alice"].cash == 30 - 21 + 38
+    assert not any(i["type"] == "sell_share" for i in g.legal_actions() if i.get("player") == "Alice")
+
+
+def test_short_term_investment_in_the_horse():
+    """4.2.1: the Horse at $22: buying a share pays $24; issuing a share later drops it a card,
+    and selling pays the next lower card."""
+    g = position(["A", "B", "C"], cash={"A": 40})
+    put(g, "KME", "available")
+    corp(g, "Horse", price=22, companies=["DR"], cash=0, shares={"B": 2}, bank=1)
+    enter(g, 3, actor="A")
+    g.apply({"type": "buy_share", "player": "A", "corporation": "Horse"})
+    assert g.players["A"].cash == 16 and g.corps["Horse"].price == 24
+    g.corps["Horse"].price = 26  # phase 9 took it to 26 (the example's "only manages to go up to $26")
+    g.price_holder = {26: "Horse"}
+    enter(g, 1)
+    g.apply({"type": "issue", "corporation": "Horse"})
+    assert g.corps["Horse"].price == 24 and g.corps["Horse"].cash == 24
+    assert g.phase == 3
+    g.actor = g.order.index("A")
+    g.apply({"type": "sell_share", "player": "A", "corporation": "Horse"})
+    assert g.players["A"].cash == 16 + 22  # "you have made a $2 loss"
