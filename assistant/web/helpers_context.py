@@ -19,6 +19,7 @@ EFFECTS = {
     "drop": ("▼", "price drops"),
     "bankrupt": ("✖", "bankrupt"),
     "75": ("★", "reaches 75: the game ends in phase 7"),
+    "100": ("★", "reaches 100: the game ends in phase 10"),  # classic
 }
 
 WHY_KINDS = ("income", "stars", "price", "share_price", "dividend_limit", "score")
