@@ -104,7 +104,7 @@ def test_stars_are_explained_as_book_value_in_classic():
         g, rng = ClassicGame(["A", "B", "C"]), random.Random(seed)
         while not g.corps and not g.game_over:
             item = rng.choice(g.legal_actions())
-            g.apply(events_of(item, lambda *a: rng.randint(*a) if len(a) == 2 else rng.choice(a[0])))
+            g.apply(events_of(item, lambda *a, r=rng: r.randint(*a) if len(a) == 2 else r.choice(a[0])))
         if g.corps:
             break
     name = next(iter(g.corps))
