@@ -42,7 +42,10 @@ def income(game, entity: str) -> dict:
 
 
 def stars(game, corp_name: str) -> dict:
-    """Stars a corporation counts now against the stars its share price card requires."""
+    """Stars a corporation counts now against the stars its share price card requires (classic
+    Rolling Stock counts no stars: its book value instead)."""
+    if not game.HAS_STARS:
+        return book_value(game, corp_name)
     corp = game.corps[corp_name]
     st = game.corp_stars(corp_name)
     need = required_stars(corp.price, corp.issued)

@@ -118,6 +118,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
     EVENT_TYPES = EVENT_TYPES
     KNOWN_OPTIONS = KNOWN_OPTIONS
     MIN_PLAYERS, MAX_PLAYERS = 2, 6
+    HAS_STARS = True  # share prices move by stars (classic: by book value)
 
     @classmethod
     def default_ruleset(cls):

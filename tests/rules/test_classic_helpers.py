@@ -97,3 +97,16 @@ def test_helpers_agree_with_the_engine(seed, n):
     assert sum(r["holders"] != [] for r in explain.price_row(g)) == len({c.price for c in g.corps.values()})
     outlook = preview.cost_outlook(g)
     assert outlook["now"] == g.costs()
+
+
+def test_stars_are_explained_as_book_value_in_classic():
+    for seed in range(20):
+        g, rng = ClassicGame(["A", "B", "C"]), random.Random(seed)
+        while not g.corps and not g.game_over:
+            item = rng.choice(g.legal_actions())
+            g.apply(events_of(item, lambda *a, r=rng: r.randint(*a) if len(a) == 2 else r.choice(a[0])))
+        if g.corps:
+            break
+    name = next(iter(g.corps))
+    assert explain.stars(g, name) == explain.book_value(g, name)
+    assert explain.book_value(g, name)["total"] == g.snapshot()["corporations"][name]["book_value"]

@@ -92,6 +92,10 @@ class ClassicGame(Game):
     EVENT_TYPES = (*(t for t in Game.EVENT_TYPES if t != "no_intervention"), "redeem")
     KNOWN_OPTIONS = (*rules.GAME_TYPE_OPTIONS, "open_companies", "share_redemption")
     MIN_PLAYERS, MAX_PLAYERS = 2, 6
+    HAS_STARS = False
+
+    def corp_stars(self, name: str):
+        raise RuleError("Classic Rolling Stock counts no stars: share prices move by book value.")
 
     # ------------------------------------------------------------------ set-up (1.3, 1.9, 3.8)
     def _configure(self, options, deck, persons) -> None:
