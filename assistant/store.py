@@ -1,7 +1,9 @@
 """Persistence of games: one SQLite file (WAL), an append-only event log per game.
 
 * ``games``: id (>= 128 random bits), players, options, deck, persons (JSON; persons: the two
-  persons of the two-handed variant, else NULL), created.
+  persons of the two-handed variant, else NULL), created, game (the ruleset's key, see
+  ``assistant.rules.rulesets``; NULL in databases from before rulesets: Rolling Stock Stars).
+  The options hold the variants, or the game type (classic: ``["short"]``).
 * ``events``: (game_id, seq) primary key, the event JSON, an optional idempotency
   token (unique per game), created.  Undo is an event too (``{"type": "undo"}``):
   it takes back the latest event still in effect.  ``seq`` of a game = number of log
@@ -25,7 +27,7 @@ import sqlite_utils
 
 from assistant import transcript
 from assistant.names import check_names
-from assistant.rules import Game, RuleError
+from assistant.rules import Game, RuleError, rulesets
 from assistant.rules.game import FIELD_TYPES
 
 UNDO = "undo"
@@ -90,6 +92,7 @@ class GameInfo:
     deck: list | None
     created: str
     persons: list | None = None  # two-handed variant: the persons [A, B] behind the 4 seats
+    ruleset: str = rulesets.DEFAULT  # the key of the game's ruleset (rulesets.RULESETS)
 
 
 @dataclass(frozen=True)
@@ -186,12 +189,15 @@ class Store:
         db.enable_wal()
         if "games" not in db.table_names():
             db["games"].create(
-                {"id": str, "players": str, "options": str, "deck": str, "created": str, "persons": str},
+                {"id": str, "players": str, "options": str, "deck": str, "created": str, "persons": str, "game": str},
                 pk="id",
                 not_null={"players", "options", "created"},
             )
-        elif "persons" not in db["games"].columns_dict:  # a database from before the two-handed persons
+        columns = db["games"].columns_dict
+        if "persons" not in columns:  # a database from before the two-handed persons
             db["games"].add_column("persons", str)
+        if "game" not in columns:  # a database from before rulesets: its games are Rolling Stock Stars
+            db["games"].add_column("game", str)
         if "events" not in db.table_names():
             db["events"].create(
                 {"game_id": str, "seq": int, "event": str, "token": str, "created": str},
@@ -216,19 +222,21 @@ class Store:
         options: list[str] | None = None,
         deck: list[str] | None = None,
         persons: list[str] | None = None,
+        ruleset: str = rulesets.DEFAULT,
     ) -> str:
         """Check the set-up with the engine, then store it; returns the new game id."""
         options = list(options or [])
         self._check_setup(players, persons, Refused)
-        self._new_engine_game(players, options, deck, persons)
+        self._new_engine_game(players, options, deck, persons, ruleset)
         gid = new_game_id()
         db = self._db()
         with _immediate(db.conn):
-            db["games"].insert(self._game_record(gid, players, options, deck, persons))
+            db["games"].insert(self._game_record(gid, players, options, deck, persons, ruleset))
         return gid
 
-    def _game_record(self, gid, players, options, deck, persons=None) -> dict:
+    def _game_record(self, gid, players, options, deck, persons=None, ruleset=rulesets.DEFAULT) -> dict:
         return {
+            "game": ruleset,
             "id": gid,
             "players": json.dumps(list(players)),
             "options": json.dumps(options),
@@ -245,21 +253,14 @@ class Store:
             raise error(problem)
 
     @staticmethod
-    def _new_engine_game(players, options, deck, persons=None) -> Game:
-        unknown = [o for o in options if o not in transcript.KNOWN_OPTIONS]
-        if unknown:
-            raise Refused(f"unknown option {unknown[0]!r}")
+    def _new_engine_game(players, options, deck, persons=None, ruleset=rulesets.DEFAULT) -> Game:
         try:
-            if persons:
-                return Game(
-                    list(players),
-                    options=list(options),
-                    deck=None if deck is None else list(deck),
-                    persons=list(persons),
-                )
-            if deck is None:
-                return Game(list(players), options=list(options))
-            return Game(list(players), options=list(options), deck=list(deck))
+            return rulesets.get(ruleset).create(
+                list(players),
+                list(options),
+                deck=None if deck is None else list(deck),
+                persons=list(persons) if persons else None,
+            )
         except RuleError as err:
             raise Refused(err.message, getattr(err, "rule", None)) from err
         except (ValueError, TypeError) as err:
@@ -282,6 +283,7 @@ class Store:
             None if r["deck"] is None else _stored_json(r["deck"]),
             r["created"],
             _stored_json(r["persons"]) if r.get("persons") else None,
+            r.get("game") or rulesets.DEFAULT,
         )
         with self._cache_lock:
             self._info[gid] = info
@@ -398,9 +400,8 @@ class Store:
     @staticmethod
     def _replay(info: GameInfo, events: list[dict]) -> Game:
         try:
-            if info.persons:
-                return Game.replay(info.players, info.options, events, deck=info.deck, persons=info.persons)
-            return Game.replay(info.players, info.options, events, deck=info.deck)
+            ruleset = rulesets.get(info.ruleset)
+            return ruleset.replay(info.players, info.options, events, deck=info.deck, persons=info.persons)
         except RuleError as err:  # e.g. the stored log of an older version of the rules
             raise Unreplayable(f"the rules engine refuses the stored events of this game: {err.message}") from err
 
@@ -447,8 +448,9 @@ class Store:
             info.options,
             info.deck,
             effective_events(self.rows(gid)),
-            f"exported by the Rolling Stock Stars table assistant; game created {info.created}",
+            f"exported by the Rolling Stock table assistant; game created {info.created}",
             persons=info.persons,
+            game=info.ruleset,
         )
 
     def import_transcript(self, data) -> str:
@@ -456,11 +458,12 @@ class Store:
         try:
             players, options, deck, events = transcript.read_header(data)
             persons = transcript.read_persons(data)
+            ruleset = transcript.read_game(data).key
         except transcript.TranscriptError as err:
             raise ImportRefused(err.message) from err
         self._check_setup(players, persons, ImportRefused)
         try:
-            game = self._new_engine_game(players, options, deck, persons)
+            game = self._new_engine_game(players, options, deck, persons, ruleset)
         except Refused as err:
             raise ImportRefused(err.message) from err
         accepted: list[dict] = []
@@ -484,7 +487,7 @@ class Store:
         db = self._db()
         created = _now()
         with _immediate(db.conn):
-            db["games"].insert(self._game_record(gid, players, options, deck, persons))
+            db["games"].insert(self._game_record(gid, players, options, deck, persons, ruleset))
             db["events"].insert_all(
                 {"game_id": gid, "seq": i + 1, "event": json.dumps(e), "token": None, "created": created}
                 for i, e in enumerate(accepted)
