@@ -5,7 +5,11 @@ worked out by hand for a short two-player game played with real events."""
 
 from __future__ import annotations
 
-from assistant.rules import Game
+import random
+
+import pytest
+
+from assistant.rules import Game, events_of, rulesets
 from assistant.rules.history import history
 from tests.project_games import played_game
 
@@ -88,3 +92,25 @@ def test_a_whole_game_ends_with_the_final_scores_and_leaves_the_game_alone():
     for name, corp in game.corps.items():
         assert h["corporations"][name][-1] == corp.price
     assert len(h["corporations"]) >= 3  # corporations were founded (and some may be gone)
+
+
+@pytest.mark.parametrize("key, options", [("rolling-stock", ["short"]), ("rolling-stock-v2.2", [])])
+def test_other_rulesets(key, options):
+    """Classic Rolling Stock (its own engine, its own phases) and v2.2: a seeded menu-driven game."""
+    ruleset = rulesets.get(key)
+    players = ["Amy", "Brian", "Crystal"]
+    rng = random.Random(7)
+    game = ruleset.create(players, options)
+    turn_ends = set()
+    while not game.game_over and len(game.events) < 400:
+        item = rng.choice(game.legal_actions())
+        before = game.turn
+        game.apply(events_of(item, lambda *a: a[0] if len(a) == 2 else rng.choice(a[0])))
+        turn_ends.update(range(before, game.turn))  # the turns this event ended (one event may end two)
+    h = history(game)
+    assert h["labels"][0] == "start" and h["labels"][-1] in ("now", "end") or h["labels"][-1] == str(game.turn - 1)
+    assert h["labels"][1 : 1 + len(turn_ends)] == [str(t) for t in sorted(turn_ends)]
+    assert {name: values[-1] for name, values in h["players"].items()} == game.scores()
+    assert h["players"]["Amy"][0] == ruleset.create(players, options).scores()["Amy"]
+    for name, corp in game.corps.items():
+        assert h["corporations"][name][-1] == corp.price
