@@ -1,6 +1,6 @@
 """Accessibility in chromium: axe-core finds no violation of WCAG 2.1 A and AA on the home page,
 the new-game form, the table page in every kind of position (setup, phase 1, acquisition,
-closing, dividend, IPO, game over) and each of its views, every decision helper and "Why?" page they link to, the
+closing, dividend, IPO, game over; a classic Rolling Stock game) and each of its views, every decision helper and "Why?" page they link to, the
 rules page and an error page; in light and dark, on 360 and 320 px wide phones.  On each of
 these: no sideways scroll, body text of at least 16 px, buttons and form controls at least
 44 px tall and wide."""
@@ -8,6 +8,7 @@ these: no sideways scroll, body text of at least 16 px, buttons and form control
 from __future__ import annotations
 
 import json
+import random
 import re
 import urllib.request
 from urllib.parse import urlsplit
@@ -15,6 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from assistant import transcript
+from assistant.rules import events_of, rulesets
 from tests.project_games import played_game
 
 from . import helper_positions
@@ -34,8 +36,9 @@ CONTROLS = (
 )
 
 
-def _import(live, players, events) -> str:
-    body = json.dumps(transcript.build(list(players), [], None, list(events), "accessibility test")).encode()
+def _import(live, players, events, game: str = transcript.GAME_NAME, options=()) -> str:
+    body = transcript.build(list(players), list(options), None, list(events), "accessibility test", game=game)
+    body = json.dumps(body).encode()
     req = urllib.request.Request(live + "/games/import", data=body, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=10) as resp:
         return resp.url
@@ -142,16 +145,30 @@ def _view_links(page, url) -> list[str]:
 
 
 # every view of the table is checked in these positions; the others check the page a phone opens on
-ALL_VIEWS = {"setup", "investment", "final"}
+ALL_VIEWS = {"setup", "investment", "final", "classic"}
 
 
-@pytest.mark.parametrize("position", ["setup", "investment", "acquisition", "closing", "dividend", "ipo", "final"])
+def _classic_events(turns: int = 3) -> list[dict]:
+    """A seeded menu-driven classic Rolling Stock game, a few turns in."""
+    rng = random.Random(7)
+    game = rulesets.get("rolling-stock").create(list(helper_positions.PLAYERS), ["short"])
+    while not game.game_over and game.turn <= turns:
+        item = rng.choice(game.legal_actions())
+        game.apply(events_of(item, lambda *a: a[0] if len(a) == 2 else rng.choice(a[0])))
+    return list(game.events)
+
+
+@pytest.mark.parametrize(
+    "position", ["setup", "investment", "acquisition", "closing", "dividend", "ipo", "final", "classic"]
+)
 def test_table_page_its_views_and_helpers(live, checker, kinds_seen, position):
     if position == "setup":
         url = _import(live, helper_positions.PLAYERS, [])
     elif position == "final":
         t = played_game()
         url = _import(live, t["players"], t["events"])
+    elif position == "classic":
+        url = _import(live, helper_positions.PLAYERS, _classic_events(), "rolling-stock", ["short"])
     else:
         url = _import(live, *helper_positions.position(position))
     checker(url)
