@@ -88,6 +88,11 @@ class ActionForm:
     big: bool = False
     radios: list[RadioGroup] = field(default_factory=list)
 
+    @property
+    def key(self) -> str:
+        """Names this form across re-renders (a phone keeps what was typed into it)."""
+        return "&".join(f"{k}={v}" for k, v in sorted(self.hidden.items()))
+
 
 @dataclass
 class ActionGroup:

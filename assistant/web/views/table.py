@@ -6,7 +6,7 @@ from flask import Blueprint, abort, current_app, make_response, redirect, render
 
 from assistant.store import NotFound
 from assistant.web import get_store
-from assistant.web.context import TableView, set_seat
+from assistant.web.context import VIEW_KEYS, TableView, set_seat
 
 bp = Blueprint("table", __name__, url_prefix="/games")
 
@@ -31,13 +31,50 @@ SHARED = ("offering", "deck", "corporations", "prices", "foreign", "history")
 
 
 def view(gid: str, **kwargs) -> TableView:
+    kwargs.setdefault("corp", request.args.get("corp") or None)
     return TableView(get_store(), gid, **kwargs)
+
+
+def _view_name(name: str) -> str:
+    if name not in VIEW_KEYS:
+        abort(404, description=f"There is no view called {name[:40]!r}.")
+    return name
+
+
+def view_url(v: TableView, name: str | None = None, region: bool = False, **params) -> str:
+    """The address of one of the table's views (``region``: just its part of the page, for htmx)."""
+    name = name or v.view
+    if region:
+        return url_for("table.region", gid=v.gid, name=name, **params)
+    if name == "play":
+        return url_for("table.page", gid=v.gid, **params)
+    return url_for("table.view_page", gid=v.gid, name=name, **params)
+
+
+def render_region(v: TableView, oob: bool = True) -> str:
+    """A view's region, with the turn bar and the poller out of band (one answer updates the phone)."""
+    return render_template("region.html", v=v, oob=oob)
 
 
 @bp.get("/<gid>")
 def page(gid: str):
     v = view(gid, full_history=request.args.get("history") == "all")
     return render_template("table.html", v=v)
+
+
+@bp.get("/<gid>/v/<name>")
+def view_page(gid: str, name: str):
+    v = view(gid, full_history=request.args.get("history") == "all", view=_view_name(name))
+    return render_template("table.html", v=v)
+
+
+@bp.get("/<gid>/r/<name>")
+def region(gid: str, name: str):
+    """The current view's region: what a phone re-fetches once after a change made elsewhere."""
+    v = view(gid, full_history=request.args.get("history") == "all", view=_view_name(name))
+    resp = make_response(render_region(v))
+    resp.headers["Vary"] = "HX-Request"
+    return resp
 
 
 @bp.get("/<gid>/c/<name>")
@@ -81,5 +118,8 @@ def seat(gid: str):
     persons = getattr(info, "persons", None) or []
     if player and player not in info.players and player not in persons:
         abort(400, description=f"{player[:40]!r} is not a player of this game.")
-    set_seat(gid, player or None)
+    set_seat(gid, player or None, get_store())
     return redirect(url_for("table.page", gid=gid), code=303)
+
+
+bp.add_app_template_global(view_url, "view_url")
