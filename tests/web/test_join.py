@@ -29,10 +29,10 @@ def test_take_a_seat_highlights_my_turn(client, table):
     resp = client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": "Amy"})
     assert resp.status_code == 303
     banner = client.get(f"/games/{gid}/c/banner").text
-    assert "my-turn" in banner and "Your turn!" in banner and "you are <strong>Amy</strong>" in banner
+    assert "my-turn" in banner and "Your turn" in banner and "you are <strong>Amy</strong>" in banner
     client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": "Brian"})
     banner = client.get(f"/games/{gid}/c/banner").text
-    assert "Your turn!" not in banner and "you are <strong>Brian</strong>" in banner
+    assert "Your turn" not in banner and "you are <strong>Brian</strong>" in banner
 
 
 def test_leave_seat_gives_the_table_view(client, table):

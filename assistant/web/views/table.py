@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+from markupsafe import Markup
 
 from assistant.store import NotFound
 from assistant.web import get_store
@@ -77,6 +78,17 @@ def region(gid: str, name: str):
     return resp
 
 
+def shared(v: TableView, name: str) -> Markup:
+    """A component that looks the same on every phone, rendered once per game and seq."""
+    if name not in SHARED:
+        raise ValueError(f"{name} is not a shared component")
+    cache = current_app.extensions["rss_rendered"]
+    html = cache.get_or_render(
+        (v.gid, v.seq, name, v.full_history), lambda: render_template(f"components/{name}.html", v=v)
+    )
+    return Markup(html)
+
+
 @bp.get("/<gid>/c/<name>")
 def component(gid: str, name: str):
     if name not in COMPONENTS:
@@ -84,10 +96,7 @@ def component(gid: str, name: str):
     v = view(gid, full_history=request.args.get("history") == "all")
     if name not in SHARED:
         return render_template(f"components/{name}.html", v=v)
-    cache = current_app.extensions["rss_rendered"]
-    return cache.get_or_render(
-        (gid, v.seq, name, v.full_history), lambda: render_template(f"components/{name}.html", v=v)
-    )
+    return str(shared(v, name))
 
 
 @bp.get("/<gid>/version")
@@ -123,3 +132,4 @@ def seat(gid: str):
 
 
 bp.add_app_template_global(view_url, "view_url")
+bp.add_app_template_global(shared, "shared")
