@@ -10,8 +10,8 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 
 from assistant.store import Refused, Stale
 from assistant.web import get_store
-from assistant.web.menu import FormError, event_from_form
 from assistant.web.context import VIEW_KEYS
+from assistant.web.menu import FormError, event_from_form
 from assistant.web.views.table import render_region, view
 
 bp = Blueprint("play", __name__, url_prefix="/games")
