@@ -42,7 +42,7 @@
     });
     root.querySelectorAll(".helper-slot, .why-slot").forEach(function (slot) {
       var k = slotKey(slot);
-      if (k && slot.innerHTML.trim()) { s.slots[k] = slot.innerHTML; }
+      if (k && slot.innerHTML.trim()) { s.slots[k] = slot; }
     });
     var a = document.activeElement;
     if (a && root.contains(a)) {
@@ -66,7 +66,10 @@
     Object.keys(s.values).forEach(function (k) { var f = byKey(root, "form", k); if (f) { fill(f, s.values[k]); } });
     root.querySelectorAll(".helper-slot, .why-slot").forEach(function (slot) {
       var k = slotKey(slot);
-      if (k && s.slots[k] && !slot.innerHTML.trim()) { slot.innerHTML = s.slots[k]; htmx.process(slot); }
+      if (k && s.slots[k] && !slot.innerHTML.trim()) {
+        // the old nodes themselves: what was typed or opened in the helper stays as it was
+        while (s.slots[k].firstChild) { slot.appendChild(s.slots[k].firstChild); }
+      }
     });
     if (s.focus) {
       var scope = s.focus.form ? byKey(root, "form", s.focus.form) : s.focus.details ? byKey(root, "details", s.focus.details) : null;

@@ -69,7 +69,15 @@ def _closing(g):
     return owners == {"player", "corporation"}
 
 
+def _acquisition_two(g):
+    """Phase 3 with two presidents who each may buy a company at a price of their choosing."""
+    if _for(g) != "acquisition":
+        return False
+    return len({m["president"] for m in g.legal_actions() if m["type"] == "acquire" and m["min"] < m["max"]}) >= 2
+
+
 PREDICATES = {
+    "acquisition_two": _acquisition_two,
     "dividend": _dividend,
     "ipo": _ipo,
     "investment": _investment,

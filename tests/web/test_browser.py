@@ -152,7 +152,9 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
     assert link.inner_text().strip() == href
     parts = urlsplit(href)
     assert (parts.hostname, parts.port, parts.path) == ("192.168.7.7", port, f"/games/{gid}")  # the LAN address
-    drawn = amy.locator("#c-join svg.qr path").get_attribute("d")
+    src = amy.locator("#c-join img.qr").get_attribute("src")
+    with urllib.request.urlopen(live + src, timeout=5) as resp:  # as the phone fetched it (Host: loopback)
+        drawn = _qr_path(resp.read().decode())
     assert drawn == _qr_path(lan.qr_svg(href))  # the QR code encodes exactly this link
     brian, brian_problems = _phone(browser)
     brian.goto(urlunsplit(parts._replace(netloc=f"127.0.0.1:{port}")))  # the test server's loopback address

@@ -205,4 +205,5 @@ def test_forms_carry_csrf_seq_and_token(client, table):
         assert form.fields["seq"] == "3"
         assert form.fields["token"]
         assert form.attrs["hx-post"] == form.action
-        assert form.attrs["hx-target"] == "#view"
+        assert "hx-target" not in form.attrs  # inherited: the answer replaces the view (#region's hx-target)
+    assert 'id="region"' in client.get(f"/games/{gid}").text.split('hx-target="#view"')[0].rsplit("<div", 1)[1]

@@ -99,6 +99,17 @@ def component(gid: str, name: str):
     return str(shared(v, name))
 
 
+@bp.get("/<gid>/qr.svg")
+def qr(gid: str):
+    """The join link's QR code as an image: fetched once by a phone, not with every change."""
+    v = view(gid)
+    resp = make_response(str(v.qr))
+    resp.mimetype = "image/svg+xml"
+    resp.headers["Cache-Control"] = "private, max-age=86400"
+    resp.headers["Vary"] = "Host"
+    return resp
+
+
 @bp.get("/<gid>/version")
 def version(gid: str):
     """Cheap poll: 204 while the client's seq is current, else the new poller + a trigger."""
