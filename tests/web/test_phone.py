@@ -137,14 +137,19 @@ def test_whose_turn_stays_in_view_in_every_view_light_and_dark(live, browser, si
         for view in VIEWS:
             _nav(page, view)
             page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-            assert page.evaluate("() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2")
+            assert page.evaluate(
+                "() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2"
+            )
             assert _in_viewport(page, "#turn"), f"{view}: the turn bar scrolled away"
             assert _in_viewport(page, "nav.tabs"), f"{view}: the navigation scrolled away"
             _check_fits(page, f"{view} {scheme} {size}")
             heights[view] = page.evaluate("document.documentElement.scrollHeight")
             page.evaluate("window.scrollTo(0, 0)")
             _shot(page, f"view-{view}-{scheme}-{size}.png")
-    print(f"\nview heights at {size} px (px, screens):", {v: (h, round(h / PHONES[size]['height'], 1)) for v, h in heights.items()})
+    print(
+        f"\nview heights at {size} px (px, screens):",
+        {v: (h, round(h / PHONES[size]["height"], 1)) for v, h in heights.items()},
+    )
     assert page.problems == []
 
 
