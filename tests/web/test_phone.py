@@ -211,6 +211,9 @@ def test_join_flow_from_the_link_to_a_seated_your_turn_phone(live, browser):
     expect(first).to_contain_text("Brian")
     assert _in_viewport(other, "#c-actions .group.mine h3")
     _shot(other, "your-turn-360.png")
+    other.emulate_media(color_scheme="dark")
+    _shot(other, "your-turn-dark-360.png")
+    _check_fits(other, "your turn, dark")
     assert host.problems == [] and other.problems == []
 
 

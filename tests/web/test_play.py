@@ -108,6 +108,10 @@ def test_final_scoring_appears_at_the_end(client, table, store):
     for name in snap["final"]["ranking"]:
         assert name in scoring
     assert "The game is over" in client.get(f"/games/{gid}/c/banner").text
+    # a finished game opens on the final scoring, with no empty Actions card
+    page = client.get(f"/games/{gid}").text
+    assert 'id="c-scoring"' in page and 'id="c-actions"' not in page
+    assert page.index('id="c-scoring"') < page.index('id="c-last"')
 
 
 def test_a_bid_over_the_money_is_refused_with_the_engine_message(client, table):
