@@ -175,11 +175,14 @@ def test_join_flow_from_the_link_to_a_seated_your_turn_phone(live, browser):
     _shot(other, "join-who-360.png")
     _seat(other, "Brian")
     expect(other.locator("#c-who")).to_have_count(0)
-    # setup on the host's phone; after it every seat is taken: the QR code leaves the Play view
+    # every seat is taken: the QR code leaves the host's Play view by itself (no reload)
+    host.evaluate("window.__sameDocument = true")
+    expect(host.locator("#c-join")).to_have_count(0, timeout=10_000)
+    assert host.evaluate("window.__sameDocument") is True
+    # setup on the host's phone
     for company in ("BME", "BSE"):
         host.locator("#c-actions").get_by_role("button", name=company, exact=True).click()
         expect(host.locator("#c-last")).to_contain_text(company)
-    expect(host.locator("#c-join")).to_have_count(0)
     _nav(host, "more")
     expect(host.locator("#c-join .count")).to_contain_text("2 of 2 seats taken")
     _nav(host, "play")

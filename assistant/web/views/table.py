@@ -110,6 +110,20 @@ def qr(gid: str):
     return resp
 
 
+@bp.get("/<gid>/seats")
+def seats(gid: str):
+    """The host's poll while seats are free: 204 while ``taken`` seats are taken, else a change signal."""
+    v = view(gid)
+    taken = request.args.get("taken", type=int)
+    if taken == v.seats_count[0]:
+        resp = make_response("", 204)
+    else:
+        resp = make_response("", 200)
+        resp.headers["HX-Trigger"] = CHANGED_EVENT  # the view re-fetches itself with the new count
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
 @bp.get("/<gid>/version")
 def version(gid: str):
     """Cheap poll: 204 while the client's seq is current, else the new poller + a trigger."""
