@@ -465,7 +465,7 @@ class TableView:
             return self.groups
         out = []
         for group in self.groups:
-            forms = [f for f in group.forms if f.hidden.get("type") != "acquire" or f.hidden.get("announced_by")]
+            forms = [f for f in group.forms if f.hidden.get("type") != "acquire"]
             if forms:
                 out.append(menu.ActionGroup(group.title, forms, group.actor))
         return out
@@ -565,11 +565,17 @@ class TableView:
                 others.setdefault(r["president"] or "the receiver", []).append(r)
             else:
                 shown.append(r)
+        interventions = []  # this phone's corporations that may intervene in another's announced purchase
+        for m in items:
+            for _title, form in menu.interventions_of(m, self.menu):
+                if self.seat and form.actor in self.my_seats and m["corporation"] != selected:
+                    interventions.append(form)
         return {
             "corps": shown,
             "others": others,
             "selected": corps.get(selected),
             "options": self._purchase_options(corps[selected]) if selected else [],
+            "interventions": interventions,
         }
 
     def _purchase_options(self, corp: dict) -> list[dict]:
@@ -585,6 +591,7 @@ class TableView:
                 "max": m["max"],
                 "foreign": "may_intervene" in m,
                 "may_intervene": list(m.get("may_intervene") or []),
+                "interventions": [form for _title, form in menu.interventions_of(m, self.menu)],
                 "income": None,
                 "synergies": [],
             }

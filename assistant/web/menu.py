@@ -239,7 +239,7 @@ def _interventions(item: dict, menu: list[dict]):
             "price": price,
             "announced_by": item["corporation"],
         }
-        label = f"{other} intervenes when {item['corporation']} announces {item['company']}: buys it for {price}"
+        label = f"{other} intervenes: buys {item['company']} for {price} instead of {item['corporation']}"
         out.append(
             (
                 f"{item['corporation']}: acquisitions (president {item.get('president') or 'receiver'})",
@@ -247,6 +247,11 @@ def _interventions(item: dict, menu: list[dict]):
             )
         )
     return out
+
+
+def interventions_of(item: dict, menu: list[dict]):
+    """The forms of the corporations that may intervene in ``item`` (a purchase from the foreign investor)."""
+    return _interventions(item, menu)
 
 
 def _no_intervention(item, snap):

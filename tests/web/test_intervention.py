@@ -1,6 +1,9 @@
 """Intervention questions in phase 3 (purchases from the foreign investor)."""
 
+import html
 import random
+import re
+from urllib.parse import unquote_plus
 
 from assistant.rules import Game, events_of
 
@@ -39,6 +42,9 @@ def _reach(client, wanted, seeds=300):
 
 def _submit(client, table, gid, predicate):
     panel = client.get(f"/games/{gid}/c/actions").text
+    for corp in re.findall(r'<a class="button pick[^"]*" href="[^"]*\?corp=([^"]+)"', panel):  # phase 3: each buyer
+        corp = html.unescape(unquote_plus(corp))
+        panel += client.get(f"/games/{gid}/c/actions", query_string={"corp": corp}).text
     form = next(f for f in forms(panel) if predicate(f.submission()))
     seq = table.state(gid)["seq"]
     resp = client.post(form.action, data=form.submission())

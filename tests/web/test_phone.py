@@ -55,8 +55,8 @@ def _post_event(url, event) -> int:
         return json.load(resp)["seq"]
 
 
-def _import(base, position) -> str:
-    names, events = helper_positions.position(position)
+def _import(base, position, players=helper_positions.PLAYERS) -> str:
+    names, events = helper_positions.position(position, players)
     body = json.dumps(transcript.build(list(names), [], None, list(events), "phone test")).encode()
     req = urllib.request.Request(base + "/games/import", data=body, headers={"Content-Type": "application/json"})
 
@@ -434,3 +434,48 @@ def test_views_work_without_javascript(live, browser):
     page.get_by_role("button", name="Yes, undo it").click()
     page.wait_for_url(f"{url}/v/log")
     expect(page.locator("#c-history")).to_contain_text("Nothing yet")
+
+
+def test_phase_3_stays_short_with_many_purchases(live, browser):
+    """Tap a corporation you run, then a company (owner, span, income and synergy change), then buy."""
+    players = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
+    url = _import(live, "acquisition_many", players)
+    names, events = helper_positions.position("acquisition_many", players)
+    from assistant.rules import Game
+
+    game = Game.replay(list(names), [], list(events))
+    items = [m for m in game.legal_actions() if m["type"] == "acquire"]
+    buyers = {m["corporation"] for m in items}
+    president = next(m["president"] for m in items)
+    corp = next(m["corporation"] for m in items if m["president"] == president)
+    page = _phone(browser)
+    page.goto(url)
+    _seat(page, president)
+    pick = page.locator("#c-actions a.pick", has_text=corp)
+    if "primary" not in (pick.get_attribute("class") or ""):
+        pick.click()
+        expect(pick).to_have_class(re.compile("primary"))
+    offers = page.locator("#c-actions details.offer")
+    mine = [m for m in items if m["corporation"] == corp]
+    expect(offers).to_have_count(len(mine))
+    height = page.evaluate("document.documentElement.scrollHeight")
+    print(
+        f"\nphase 3: {len(buyers)} buyers, {len(items)} purchases; the Play view is {height} px ({len(mine)} rows shown)"
+    )
+    # only the chosen corporation's companies are listed, one short row each (folded until tapped)
+    assert page.locator("#c-actions details.offer[open]").count() == 0
+    assert height <= 2 * 740
+    _check_fits(page, "phase 3")
+    _shot(page, "phase3-many-360.png", full=True)
+    item = mine[0]
+    offer = offers.filter(has=page.locator(f"input[name='e.company'][value='{item['company']}']"))
+    summary = offer.locator("summary")
+    expect(summary).to_contain_text(f"from {item['seller']}")
+    expect(summary).to_contain_text(str(item["min"]))
+    expect(summary).to_contain_text("income")
+    summary.click()
+    if item["min"] < item["max"]:
+        offer.locator("input[name='e.price']").fill(str(item["max"]))
+    offer.get_by_role("button").first.click()
+    expect(page.locator("#c-last.entered")).to_contain_text(item["company"])
+    assert page.problems == []
