@@ -20,6 +20,12 @@ JUNKYARD = "Junkyard Scrappers"
 SYNERGISTIC = "Synergistic"
 
 VINTAGE_RELIEF = 10
+STARS_INC_BONUS = 2  # Stars, Inc.: "always adds two stars to its star count"
+
+
+def star_bonus(name: str) -> int:
+    """Stars a corporation's ability adds to its star count (Stars, Inc.'s +2; 0 for the others)."""
+    return STARS_INC_BONUS if name == STARS_INC else 0
 
 
 @dataclass
@@ -115,17 +121,17 @@ class Stars:
         out = [f"{a}: {s}★" for a, s in self.companies]
         out.append(f"cash {self.cash}: {self.from_cash}★ (one per full 10)")
         if self.bonus:
-            out.append(f"Stars, Inc.: +{self.bonus}★")
+            out.append(f"{STARS_INC}: +{self.bonus}★")
         return out
 
 
 def corporation_stars(name: str, abbrs, cash: int) -> Stars:
     comp = [(a, COMPANIES[a].stars) for a in abbrs]
-    bonus = 2 if name == STARS_INC else 0
+    bonus = star_bonus(name)
     from_cash = cash // 10
     return Stars(sum(s for _, s in comp) + from_cash + bonus, comp, cash, from_cash, bonus)
 
 
 def star_count(name: str, abbrs, cash: int) -> int:
     """The fast path of corporation_stars (used on every dividend)."""
-    return sum(COMPANIES[a].stars for a in abbrs) + cash // 10 + (2 if name == STARS_INC else 0)
+    return sum(COMPANIES[a].stars for a in abbrs) + cash // 10 + star_bonus(name)

@@ -7,7 +7,7 @@ same computations the engine uses, so an explanation never disagrees with the ga
 from __future__ import annotations
 
 from .cards import COMPANIES, PRICES
-from .compute import corporation_income, private_income
+from .compute import corporation_income, private_income, star_count
 from .market import max_dividend, required_stars, star_steps
 
 
@@ -52,7 +52,7 @@ def stars(game, corp_name: str) -> dict:
     lines = st.lines()
     lines.append(
         f"Required at {corp.price} with {corp.issued} issued shares: {need}★ "
-        f"({corp.issued} × {corp.price} / 10, halves rounded up)."
+        f"(printed on the {corp.price} share price card)."
     )
     return {"title": f"{corp_name} stars", "total": st.total, "required": need, "lines": lines}
 
@@ -61,7 +61,7 @@ def price_after_dividend(game, corp_name: str, amount: int) -> dict:
     """Where the share price goes if the corporation pays ``amount`` per share now."""
     corp = game.corps[corp_name]
     cash = corp.cash - amount * corp.issued
-    owned = sum(COMPANIES[a].stars for a in corp.companies) + cash // 10 + (2 if corp_name == "Stars, Inc." else 0)
+    owned = star_count(corp_name, corp.companies, cash)
     need = required_stars(corp.price, corp.issued)
     move = game.price_move(corp, star_steps(owned, need))
     lines = [

@@ -256,8 +256,22 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
                 return
             self._end_phase()
 
+    # The automatic steps of each phase: what the rules do by themselves before the next
+    # decision.  Each runs its steps and returns True when a decision is awaited (False: the
+    # phase is over).  Phases 2, 5 and 7 need no decision: their work is done when they start.
+    AUTOMATIC_STEPS = {
+        1: "_auto_pass_and_leave",  # players with nothing to do pass, bidders who cannot raise leave
+        3: "_receivers_buy_from_the_foreign_investor",  # and wait for intervention decisions
+        4: "_closing_open",
+        6: "_receivers_pay_no_dividend",
+        8: "_receivers_issue_a_share",
+        9: "_skip_impossible_ipos",
+    }
+
     def _waiting(self) -> bool:
-        return getattr(self, f"_waiting_{self.phase}")()
+        """Run the current phase's automatic steps; True when a decision is awaited."""
+        steps = self.AUTOMATIC_STEPS.get(self.phase)
+        return bool(steps) and getattr(self, steps)()
 
     def _end_phase(self) -> None:
         finish = getattr(self, f"_finish_{self.phase}", None)

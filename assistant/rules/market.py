@@ -9,16 +9,11 @@ from .cards import PRICE_INDEX, PRICES, SHARE_PRICE_CARDS, TOP_PRICE
 LAST = len(PRICES) - 1
 
 
-def half_up_stars(issued: int, price: int) -> int:
-    """issued x price / 10, rounded to the nearest whole number with halves rounded up.
-
-    Integer arithmetic on purpose: Python's round() sends halves to the even number.
-    """
-    return (issued * price * 2 + 10) // 20
-
-
 def required_stars(price: int, issued: int) -> int:
-    """Stars printed on the share price card for this number of issued shares."""
+    """Stars printed on the share price card for this number of issued shares.
+
+    The one source of these figures is the card table ``cards.SHARE_PRICE_CARDS``; they equal
+    issued x price / 10 rounded half up, which the tests check, but the engine reads the cards."""
     table = SHARE_PRICE_CARDS[price][2]
     if table is None:
         return 0

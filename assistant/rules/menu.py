@@ -7,7 +7,6 @@ playout tests draw their events from it.
 from __future__ import annotations
 
 from .cards import COMPANIES
-from .compute import OVERSEAS
 
 
 class MenuMixin:
@@ -62,19 +61,7 @@ class MenuMixin:
     def _menu_3(self) -> list[dict]:
         if self.intervention is not None:
             receiver, abbr = self.intervention
-            out = [
-                {
-                    "type": "acquire",
-                    "corporation": c.name,
-                    "company": abbr,
-                    "seller": "the foreign investor",
-                    "president": c.president,
-                    "min": self.fi_price(c.name, abbr),
-                    "max": self.fi_price(c.name, abbr),
-                    "announced_by": receiver,
-                }
-                for c in self.interveners(self.corps[receiver], abbr)
-            ]
+            out = self._interventions(self.corps[receiver], abbr)
             out.append({"type": "no_intervention", "company": abbr, "announced_by": receiver})
             return out
         out = []
@@ -102,11 +89,32 @@ class MenuMixin:
                         "min": lo,
                         "max": hi,
                     }
-                    if seller.kind == "foreign_investor":
-                        item["may_intervene"] = [x.name for x in self.interveners(corp, abbr)]
                     out.append(item)
+                    if seller.kind == "foreign_investor":
+                        # the announced purchase, then every intervention in it (best first)
+                        interventions = self._interventions(corp, abbr)
+                        item["may_intervene"] = [i["corporation"] for i in interventions]
+                        out += interventions
         out.append({"type": "done", "phase": 3})
         return out
+
+    def _interventions(self, announcer, abbr: str) -> list[dict]:
+        """The interventions in ``announcer``'s purchase of the foreign investor's ``abbr``: one
+        ``acquire`` item per corporation that may intervene, best priority first, each at its own
+        fixed price, with ``announced_by`` naming the announcer."""
+        return [
+            {
+                "type": "acquire",
+                "corporation": c.name,
+                "company": abbr,
+                "seller": "the foreign investor",
+                "president": c.president,
+                "min": self.fi_price(c.name, abbr),
+                "max": self.fi_price(c.name, abbr),
+                "announced_by": announcer.name,
+            }
+            for c in self.interveners(announcer, abbr)
+        ]
 
     # phase 4 ---------------------------------------------------------------
     def _menu_4(self) -> list[dict]:
@@ -197,4 +205,4 @@ def events_of(item: dict, pick) -> dict:
     return {"type": kind, **{k: item[k] for k in keys}}
 
 
-__all__ = ["MenuMixin", "events_of", "OVERSEAS"]
+__all__ = ["MenuMixin", "events_of"]

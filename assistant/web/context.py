@@ -567,7 +567,7 @@ class TableView:
                 shown.append(r)
         interventions = []  # this phone's corporations that may intervene in another's announced purchase
         for m in items:
-            for _title, form in menu.interventions_of(m, self.menu):
+            for form in menu.interventions_of(m, self.menu, self.snap):
                 if self.seat and form.actor in self.my_seats and m["corporation"] != selected:
                     interventions.append(form)
         return {
@@ -591,7 +591,7 @@ class TableView:
                 "max": m["max"],
                 "foreign": "may_intervene" in m,
                 "may_intervene": list(m.get("may_intervene") or []),
-                "interventions": [form for _title, form in menu.interventions_of(m, self.menu)],
+                "interventions": menu.interventions_of(m, self.menu, self.snap),
                 "income": None,
                 "synergies": [],
             }

@@ -117,7 +117,7 @@ def build(menu: list[dict], snapshot: dict) -> list[ActionGroup]:
     """Group the menu into titled forms, in menu order."""
     groups: dict[str, ActionGroup] = {}
     for item in menu:
-        for title, form in _forms(item, snapshot) + _interventions(item, menu):
+        for title, form in _forms(item, snapshot):
             group = groups.setdefault(title, ActionGroup(title, actor=form.actor))
             if group.actor != form.actor:
                 group.actor = None
@@ -190,9 +190,14 @@ def _acquire(item, snap):
     seller = item.get("seller") or "its owner"
     hidden = _hidden(item, ["corporation", "company", "announced_by"])
     lo, hi = item["min"], item["max"]
-    if item.get("announced_by"):
-        title = f"Intervention in {item['announced_by']}'s purchase of {company}"
+    announcer = item.get("announced_by")
+    if announcer and (snap.get("next") or {}).get("for") == "intervention":
+        title = f"Intervention in {announcer}'s purchase of {company}"
         label = f"{corp} intervenes: buys {company} for {lo}"
+    elif announcer:  # an intervention, offered next to the announcer's own purchase
+        president = ((snap.get("corporations") or {}).get(announcer) or {}).get("president")
+        title = f"{announcer}: acquisitions (president {president or 'receiver'})"
+        label = f"{corp} intervenes when {announcer} announces {company}: buys it for {lo}"
     else:
         title = f"{corp}: acquisitions (president {item.get('president') or 'receiver'})"
         label = f"{corp} buys {company} from {seller}" + (f" for {lo}" if lo == hi else "")
@@ -209,49 +214,16 @@ def _acquire(item, snap):
     return [(title, form)]
 
 
-def _interventions(item: dict, menu: list[dict]):
-    """For a purchase from the foreign investor: the corporations that may intervene in it.
-
-    An intervener pays its own fixed price: the one of its own menu item for that company.
-    """
-    if item.get("type") != "acquire" or not item.get("may_intervene"):
-        return []
-    out = []
-    for other in item["may_intervene"]:
-        own = next(
-            (
-                m
-                for m in menu
-                if m.get("type") == "acquire"
-                and m.get("corporation") == other
-                and m.get("company") == item["company"]
-                and not m.get("announced_by")
-            ),
-            None,
-        )
-        if own is None:
-            continue
-        price = own["min"]
-        hidden = {
-            "type": "acquire",
-            "corporation": other,
-            "company": item["company"],
-            "price": price,
-            "announced_by": item["corporation"],
-        }
-        label = f"{other} intervenes: buys {item['company']} for {price} instead of {item['corporation']}"
-        out.append(
-            (
-                f"{item['corporation']}: acquisitions (president {item.get('president') or 'receiver'})",
-                ActionForm(hidden, [Button(label, color=company_color(item["company"]))], actor=own.get("president")),
-            )
-        )
-    return out
-
-
-def interventions_of(item: dict, menu: list[dict]):
-    """The forms of the corporations that may intervene in ``item`` (a purchase from the foreign investor)."""
-    return _interventions(item, menu)
+def interventions_of(item: dict, menu: list[dict], snap: dict) -> list[ActionForm]:
+    """The forms of the engine's interventions in ``item`` (a purchase from the foreign investor)."""
+    return [
+        form
+        for m in menu
+        if m.get("type") == "acquire"
+        and m.get("announced_by") == item.get("corporation")
+        and m.get("company") == item.get("company")
+        for _title, form in _acquire(m, snap)
+    ]
 
 
 def _no_intervention(item, snap):

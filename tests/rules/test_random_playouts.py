@@ -17,6 +17,9 @@ and building the event with ``assistant.rules.events_of``.  After every event:
   one above the maximum, an unknown company, the wrong phase, a wrong reveal, items the
   menu does not offer) are refused with ``RuleError``, leaving the snapshot and the menu
   unchanged;
+* in phase 3, every intervention the menu lists is accepted (on a copy) and a perturbed
+  one (price off by one, a buyer without priority, an announcer that could not pay) is
+  refused; every unlisted (buyer, company, announcer) intervention is refused;
 * at the end, ``Game.replay(players, options, game.events)`` gives the same snapshot.
 
 Three picking styles make the rare parts happen: "uniform", "seller" (sells shares, pays
@@ -347,6 +350,62 @@ def outside_menu(g: Game, menu: list[dict], rng: random.Random):
     return out
 
 
+def check_interventions(g: Game, menu: list[dict], rng: random.Random, stats: Counter, where: str) -> None:
+    """Phase 3: the menu lists exactly the interventions ``apply`` accepts.
+
+    Every listed intervention (an ``acquire`` with ``announced_by``) is accepted on a copy and
+    a perturbed copy of it is refused; every other (buyer, foreign investor's company,
+    announcer) triple, at the buyer's own fixed price, is refused."""
+    listed = [i for i in menu if i["type"] == "acquire" and i.get("announced_by")]
+    for item in listed:
+        ev = events_of(item, lambda *a: a[0] if len(a) == 2 else a[0][0])
+        stats["interventions listed"] += 1
+        try:
+            g.clone().apply(ev)
+        except RuleError as e:  # pragma: no cover - a failure message
+            raise AssertionError(
+                f"{where}: the menu offers the intervention {ev} but it is refused: {e.message}"
+            ) from e
+        stats["interventions accepted"] += 1
+        announcer = g.corps[item["announced_by"]]
+        bad = [("price", {**ev, "price": ev["price"] + rng.choice((-1, 1))})]
+        lower = [c for c in g.corps if c != ev["corporation"] and not g.has_priority(g.corps[c], announcer)]
+        if lower:
+            bad.append(("buyer without priority", {**ev, "corporation": rng.choice(lower)}))
+        if g.intervention is None:
+            fake = [
+                c
+                for c in g.corps.values()
+                if g.has_priority(g.corps[ev["corporation"]], c) and not g.can_announce(c, ev["company"])
+            ]
+            if fake:
+                bad.append(("fake announcement", {**ev, "announced_by": rng.choice(fake).name}))
+        category, perturbed = rng.choice(bad)
+        with pytest.raises(RuleError):
+            g.apply(perturbed)
+        stats["interventions perturbed and refused"] += 1
+        stats["intervention refused: " + category] += 1
+    offered = {(i["corporation"], i["company"], i["announced_by"]) for i in listed}
+    for buyer in g.corps:
+        for abbr in g.fi.companies:
+            for announcer in g.corps:
+                if (buyer, abbr, announcer) in offered:
+                    continue
+                ev = {
+                    "type": "acquire",
+                    "corporation": buyer,
+                    "company": abbr,
+                    "price": g.fi_price(buyer, abbr),
+                    "announced_by": announcer,
+                }
+                try:
+                    g.apply(ev)
+                except RuleError:
+                    stats["unlisted interventions refused"] += 1
+                else:  # pragma: no cover - a failure message
+                    raise AssertionError(f"{where}: {ev} is accepted but the menu does not list it")
+
+
 # ---------------------------------------------------------------------------- one game
 
 
@@ -377,6 +436,11 @@ def play(
         if tried:
             assert g.snapshot() == snap, (where, tried)
             assert g.legal_actions() == menu, (where, tried)
+
+        # interventions: every one listed is accepted, perturbed ones and unlisted ones are refused
+        if g.phase == 3 and not g.pending_reveals:
+            check_interventions(g, menu, rng, stats, where)
+            assert g.snapshot() == snap, where
 
         # now and then another menu item, at an extreme of its range, is accepted too (on a copy)
         if rng.random() < TRY_OTHER_ITEM:
@@ -524,6 +588,17 @@ def test_playouts_reach_the_rare_parts():
         "no_intervention",
     ):
         assert total["event: " + kind] >= 1, kind
+    for part in (
+        "interventions listed",
+        "interventions accepted",
+        "interventions perturbed and refused",
+        "unlisted interventions refused",
+        "intervention refused: price",
+        "intervention refused: buyer without priority",
+        "intervention refused: fake announcement",
+    ):
+        assert total[part] >= 1, part
+    assert total["interventions accepted"] == total["interventions listed"]
     for category in (
         "wrong player",
         "below minimum",

@@ -35,9 +35,6 @@ class CorporateMixin:
             paid.append((corp.name, income))
         self._log("Income: " + ", ".join(f"{who} {'+' if amount >= 0 else '−'}{abs(amount)}" for who, amount in paid))
 
-    def _waiting_5(self) -> bool:
-        return False
-
     # ------------------------------------------------------------------ phase 6
     def _start_6(self):
         self.queue = self.share_order()
@@ -45,7 +42,9 @@ class CorporateMixin:
     def dividend_max(self, corp) -> int:
         return min(max_dividend(corp.price), corp.cash // corp.issued)
 
-    def _waiting_6(self) -> bool:
+    def _receivers_pay_no_dividend(self) -> bool:
+        """Automatic steps of phase 6: a corporation in receivership pays a dividend of 0 (its
+        share price still adjusts).  True when a president must choose a dividend."""
         while self.queue:
             corp = self.corps[self.queue[0]]
             if corp.president is not None:
@@ -117,9 +116,6 @@ class CorporateMixin:
                 "for red, orange, yellow and green); the game ends in the next phase 7"
             )
 
-    def _waiting_7(self) -> bool:
-        return False
-
     # ------------------------------------------------------------------ phase 8
     def _start_8(self):
         self.queue = [c for c in self.share_order() if self.corps[c].unissued]
@@ -129,7 +125,9 @@ class CorporateMixin:
             return corp.price
         return self.price_move(corp, -1).new
 
-    def _waiting_8(self) -> bool:
+    def _receivers_issue_a_share(self) -> bool:
+        """Automatic steps of phase 8: a corporation in receivership always issues a share, even
+        if it goes bankrupt by doing so.  True when a president must decide."""
         while self.queue:
             corp = self.corps[self.queue[0]]
             if corp.president is not None:
@@ -192,7 +190,9 @@ class CorporateMixin:
             return f"{owner.name} cannot pay the difference at any free share price"
         return None
 
-    def _waiting_9(self) -> bool:
+    def _skip_impossible_ipos(self) -> bool:
+        """Automatic steps of phase 9: a company whose owner cannot form a corporation with it
+        is skipped, with the reason.  True when an owner must decide."""
         while self.queue:
             abbr = self.queue[0]
             why = self._can_ipo(abbr)

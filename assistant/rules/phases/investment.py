@@ -50,7 +50,9 @@ class InvestmentMixin:
             return True
         return any(c.bank_shares and self.buy_price(c) <= cash for c in self.corps.values())
 
-    def _waiting_1(self) -> bool:
+    def _auto_pass_and_leave(self) -> bool:
+        """Automatic steps of phase 1: an auction with one bidder left ends; a bidder who cannot
+        raise leaves; a player with nothing to do passes.  True when a player must decide."""
         n = len(self.order)
         while True:
             auction = self.auction
@@ -251,9 +253,6 @@ class InvestmentMixin:
             self._log(f"The foreign investor buys the {abbr} for {face}")
             bought += 1
         self._draw(bought)
-
-    def _waiting_2(self) -> bool:
-        return False
 
     def _finish_2(self):
         self.available.extend(self.unavailable)

@@ -8,28 +8,45 @@ from ..errors import RuleError
 
 
 class TradingMixin:
-    # ------------------------------------------------------------------ phase 3 helpers
+    # ------------------------------------------------------------------ the foreign investor
+    # Canonical rules, phase 3: "The Foreign Investor only sells at the maximum allowed price
+    # ... During the whole phase, the Overseas Trading Corporation is considered to have the
+    # highest Share Price and pays only Face Value for Companies bought from the Foreign
+    # Investor."  Overseas Trading's ability lives here and nowhere else: its price in
+    # ``fi_price``, its priority in ``fi_priority``.
     def fi_price(self, corp_name: str, abbr: str) -> int:
         """What a corporation pays the foreign investor: the maximum, face value for Overseas Trading."""
         c = COMPANIES[abbr]
         return c.face_value if corp_name == OVERSEAS else c.price_max
 
-    def spendable(self, corp) -> int:
-        """Money not received in this phase."""
-        return corp.cash - self.received.get(corp.name, 0)
+    @staticmethod
+    def fi_priority(corp) -> tuple:
+        """Sort key of the priority with the foreign investor, best first: Overseas Trading
+        first (as if its share price were higher than any other), then higher share price."""
+        return (corp.name != OVERSEAS, -corp.price)
 
     def has_priority(self, corp, over) -> bool:
-        """Priority with the foreign investor: Overseas Trading first, then higher share price."""
-        if corp.name == over.name:
-            return False
-        if over.name == OVERSEAS:
-            return False
-        if corp.name == OVERSEAS:
-            return True
-        return corp.price > over.price
+        """Whether ``corp`` comes strictly before ``over`` with the foreign investor."""
+        return corp.name != over.name and self.fi_priority(corp) < self.fi_priority(over)
+
+    def spendable(self, corp) -> int:
+        """Money not received in this phase (money received in the phase is turned vertical
+        and cannot be used for further transactions)."""
+        return corp.cash - self.received.get(corp.name, 0)
+
+    def can_announce(self, corp, abbr: str) -> bool:
+        """Whether ``corp`` could itself buy the foreign investor's ``abbr`` now: only then may it
+        announce the purchase ("the announcing Corporation must buy": no fake announcements)."""
+        return (
+            self.owner.get(abbr) is self.fi
+            and abbr not in self.moved
+            and (self.spendable(corp) >= self.fi_price(corp.name, abbr))
+        )
 
     def interveners(self, announcer, abbr: str) -> list:
-        """Corporations that may intervene in a purchase from the foreign investor, best first."""
+        """Corporations that may intervene in ``announcer``'s purchase of the foreign investor's
+        ``abbr``, best first: run by a player, with priority over the announcer and enough money
+        not received in this phase for their own price."""
         out = [
             c
             for c in self.corps.values()
@@ -37,7 +54,7 @@ class TradingMixin:
             and self.has_priority(c, announcer)
             and self.spendable(c) >= self.fi_price(c.name, abbr)
         ]
-        out.sort(key=lambda c: (c.name != OVERSEAS, -c.price))
+        out.sort(key=self.fi_priority)
         return out
 
     # ------------------------------------------------------------------ phase 3 flow
@@ -47,7 +64,7 @@ class TradingMixin:
         self.intervention = None
         self.phase_open = self._acquisition_possible()
         receivers = [c for c in self.corps.values() if c.president is None]
-        receivers.sort(key=lambda c: (c.name != OVERSEAS, -c.price))
+        receivers.sort(key=self.fi_priority)
         self.receivers = [c.name for c in receivers]
 
     def _acquisition_possible(self) -> bool:
@@ -61,7 +78,11 @@ class TradingMixin:
                     return True
         return False
 
-    def _waiting_3(self) -> bool:
+    def _receivers_buy_from_the_foreign_investor(self) -> bool:
+        """Automatic steps of phase 3: each receiver (best priority first) announces the most
+        expensive company of the foreign investor it can afford and buys it, unless some
+        corporation may intervene: then the game waits for that decision.  True while waiting
+        or while the phase is open."""
         if self.intervention is not None:
             return True
         while self.receivers:
@@ -146,7 +167,7 @@ class TradingMixin:
         if seller.kind == "foreign_investor":
             fixed = self.fi_price(corp.name, abbr)
             if price != fixed:
-                how = "face value" if corp.name == OVERSEAS else "the maximum of its price span"
+                how = "face value" if fixed == c.face_value != c.price_max else "the maximum of its price span"
                 raise RuleError(f"The foreign investor sells the {abbr} to {corp.name} only at {fixed} ({how}).")
         elif not c.price_min <= price <= c.price_max:
             raise RuleError(f"{price} is outside the price span {c.price_min}–{c.price_max} of the {abbr}.")
@@ -155,21 +176,7 @@ class TradingMixin:
             extra = " (money received in this phase cannot be spent in it)" if available != corp.cash else ""
             raise RuleError(f"{corp.name} has only {available} available for the {abbr}, not {price}{extra}.")
         if announced is not None:
-            if seller.kind != "foreign_investor":
-                raise RuleError("Only a purchase from the foreign investor is announced and can be intervened in.")
-            announcer = self.corps.get(announced)
-            if announcer is None:
-                raise RuleError(f"{announced!r} is not a corporation in play.")
-            if announcer.president is None and pending is None:
-                raise RuleError(
-                    f"{announcer.name} is in receivership: its purchases are announced by the "
-                    f"receiver at the start of the phase, not now."
-                )
-            if not self.has_priority(corp, announcer):
-                raise RuleError(
-                    f"{corp.name} has no priority over {announcer.name} "
-                    f"(Overseas Trading first, then the higher share price), so it cannot intervene."
-                )
+            self._check_intervention(corp, abbr, announced, pending)
         self._transfer(corp, abbr, price)
         if pending is not None:
             self.intervention = None
@@ -178,6 +185,37 @@ class TradingMixin:
         if announced:
             text += f" (intervening in {announced}'s announced purchase)"
         return text
+
+    def _check_intervention(self, corp, abbr: str, announced, pending) -> None:
+        """An intervention: ``corp`` buys the foreign investor's ``abbr`` that ``announced``
+        announced.  Which of several willing interveners acts is the table's business:
+        declined offers are not events (see docs/engine-api.md, "Interventions")."""
+        if self.owner.get(abbr) is not self.fi:
+            raise RuleError("Only a purchase from the foreign investor is announced and can be intervened in.")
+        announcer = self.corps.get(announced) if isinstance(announced, str) else None
+        if announcer is None:
+            raise RuleError(f"{announced!r} is not a corporation in play.")
+        if announcer is corp:
+            raise RuleError(f"{corp.name} cannot intervene in its own purchase; leave out announced_by.")
+        if announcer.president is None and pending is None:
+            raise RuleError(
+                f"{announcer.name} is in receivership: its purchases are announced by the "
+                f"receiver at the start of the phase, not now."
+            )
+        if not self.has_priority(corp, announcer):
+            raise RuleError(
+                f"{corp.name} has no priority over {announcer.name} "
+                f"(Overseas Trading first, then the higher share price), so it cannot intervene."
+            )
+        if not self.can_announce(announcer, abbr):
+            own = self.fi_price(announcer.name, abbr)
+            have = self.spendable(announcer)
+            extra = " not received in this phase" if have != announcer.cash else ""
+            raise RuleError(
+                f"{announcer.name} cannot announce buying the {abbr}: it has only {have}{extra}, not the "
+                f"{own} the foreign investor asks, and an announcing corporation must be able to buy "
+                f"(no fake announcements)."
+            )
 
     def _ev_no_intervention(self, ev) -> str:
         self._in_phase_3()
@@ -250,7 +288,8 @@ class TradingMixin:
             )
         )
 
-    def _waiting_4(self) -> bool:
+    def _closing_open(self) -> bool:
+        """Phase 4 waits for its ``done`` while open (the automatic closings ran at its start)."""
         return self.phase_open
 
     def _close(self, owner, abbr, who) -> str:
