@@ -14,6 +14,7 @@
   var saved = null;      // what the current view looked like before a swap
   var unsent = {};       // form key -> [[name, value], ...] of taps that did not reach the server
   var wasMine = null;
+  var entered = false;   // the view just swapped in is the answer to this phone's own entry
 
   function view() { return document.getElementById("view"); }
   function key(el) { return el && el.getAttribute("data-k"); }
@@ -119,6 +120,29 @@
     });
   }
 
+  // the result of one's own entry, where one is looking: above the navigation when the
+  // result line at the top of the view is scrolled out of sight
+  function showResult(root) {
+    var last = root.querySelector("#c-last.entered");
+
+    var old = document.querySelector(".toast");
+    if (old) { old.remove(); }
+    if (!last) { return; }
+    var r = last.getBoundingClientRect();
+    var bar = document.getElementById("turn");
+    var top = bar ? bar.getBoundingClientRect().bottom : 0;
+
+    if (r.top >= top && r.bottom <= window.innerHeight) { return; }
+    var toast = last.cloneNode(true);
+    toast.removeAttribute("id");
+    toast.classList.add("toast");
+    toast.setAttribute("role", "status");
+    toast.querySelectorAll("[id]").forEach(function (e) { e.removeAttribute("id"); });
+    toast.removeAttribute("aria-labelledby");
+    document.body.appendChild(toast);
+    window.setTimeout(function () { toast.remove(); }, 4000);
+  }
+
   function setConnection(ok) {
     var c = document.getElementById("connection");
     if (!c) { return; }
@@ -167,14 +191,21 @@
         // the buttons of the next step must not take a tap meant for the one just made
         root.classList.add("settling");
         window.setTimeout(function () { root.classList.remove("settling"); }, 700);
+        entered = true;
       }
       saved = null;
+    }
+  });
+
+  // htmx settles attributes of elements that keep their id (#turn, #c-last) after the swap:
+  // read them once settled
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    if (evt.detail.target && evt.detail.target.id === "view") {
       syncNav();
+      if (entered) { entered = false; showResult(view()); }
     }
     syncTurn();
   });
-
-  document.addEventListener("htmx:oobAfterSwap", syncTurn);
 
   document.addEventListener("htmx:sendError", function (evt) { onFailure(evt, "Not sent: there is no connection to the server."); });
   document.addEventListener("htmx:timeout", function (evt) { onFailure(evt, "Not sent: the server did not answer."); });
