@@ -25,6 +25,7 @@ EVENT_FIELDS = {
     "dividend": ("corporation", "amount"),
     "issue": ("corporation",),
     "skip_issue": ("corporation",),
+    "redeem": ("corporation",),
     "ipo": ("company", "corporation", "price"),
     "skip_ipo": ("company",),
 }
@@ -282,6 +283,8 @@ def _issue(item, snap):
     corp = item["corporation"]
     if item["type"] == "issue":
         label = f"Issue a {corp} share (the treasury receives {item.get('price')})"
+    elif item["type"] == "redeem":  # classic's share redemption variant
+        label = f"Redeem a {corp} share from the bank (the treasury pays {item.get('price')})"
     else:
         label = f"Do not issue a {corp} share"
     return [
@@ -356,7 +359,7 @@ def _same_terms(a: dict, b: dict) -> bool:
 
 
 def _charter_ability(name: str) -> str:
-    return cards.corporation_ability(name)
+    return cards.corporation_ability(name)  # of the ruleset of the game shown
 
 
 def _skip_ipo(item, snap):
@@ -383,6 +386,7 @@ _MAKERS = {
     "dividend": _dividend,
     "issue": _issue,
     "skip_issue": _issue,
+    "redeem": _issue,
     "ipo": _ipo,
     "skip_ipo": _skip_ipo,
 }

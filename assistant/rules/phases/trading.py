@@ -1,9 +1,8 @@
-"""Phase 3 (acquisition) and phase 4 (closing): the any-order phases."""
+"""Acquisition and closing: the any-order phases (Stars: phases 3 and 4; classic: 6 and 7)."""
 
 from __future__ import annotations
 
-from ..cards import COMPANIES
-from ..compute import JUNKYARD, OVERSEAS
+from ..cards import CLOSING_BONUS, FOREIGN_FIRST
 from ..errors import RuleError
 
 
@@ -12,18 +11,22 @@ class TradingMixin:
     # Canonical rules, phase 3: "The Foreign Investor only sells at the maximum allowed price
     # ... During the whole phase, the Overseas Trading Corporation is considered to have the
     # highest Share Price and pays only Face Value for Companies bought from the Foreign
-    # Investor."  Overseas Trading's ability lives here and nowhere else: its price in
-    # ``fi_price``, its priority in ``fi_priority``.
+    # Investor."  That ability (charter FOREIGN_FIRST: Overseas Trading in Stars, Orion in v2.2)
+    # lives here and nowhere else: its price in ``fi_price``, its priority in ``fi_priority``.
     def fi_price(self, corp_name: str, abbr: str) -> int:
         """What a corporation pays the foreign investor: the maximum, face value for Overseas Trading."""
-        c = COMPANIES[abbr]
-        return c.face_value if corp_name == OVERSEAS else c.price_max
+        c = self.cards.COMPANIES[abbr]
+        return c.face_value if self.ability(corp_name) == FOREIGN_FIRST else c.price_max
 
-    @staticmethod
-    def fi_priority(corp) -> tuple:
+    def fi_priority(self, corp) -> tuple:
         """Sort key of the priority with the foreign investor, best first: Overseas Trading
         first (as if its share price were higher than any other), then higher share price."""
-        return (corp.name != OVERSEAS, -corp.price)
+        return (self.ability(corp.name) != FOREIGN_FIRST, -corp.price)
+
+    def priority_order(self) -> str:
+        """The order of priority with the foreign investor, in words, with this ruleset's names."""
+        first = self.ruleset.corporation_names.get(FOREIGN_FIRST)
+        return f"{first} first, then the higher share price" if first else "the higher share price first"
 
     def has_priority(self, corp, over) -> bool:
         """Whether ``corp`` comes strictly before ``over`` with the foreign investor."""
@@ -58,7 +61,7 @@ class TradingMixin:
         return out
 
     # ------------------------------------------------------------------ phase 3 flow
-    def _start_3(self):
+    def _start_acquisition(self):
         self.moved = set()
         self.received = {}
         self.intervention = None
@@ -74,7 +77,7 @@ class TradingMixin:
             return False
         for corp in self.corps.values():
             for abbr, ent in self.owner.items():
-                if ent is not corp and COMPANIES[abbr].price_min <= corp.cash:
+                if ent is not corp and self.cards.COMPANIES[abbr].price_min <= corp.cash:
                     return True
         return False
 
@@ -105,8 +108,8 @@ class TradingMixin:
                 continue
             price = self.fi_price(corp.name, abbr)
             if price <= self.spendable(corp):
-                if best is None or (price, COMPANIES[abbr].face_value) > best[0]:
-                    best = ((price, COMPANIES[abbr].face_value), abbr)
+                if best is None or (price, self.cards.COMPANIES[abbr].face_value) > best[0]:
+                    best = ((price, self.cards.COMPANIES[abbr].face_value), abbr)
         return None if best is None else best[1]
 
     def _buy_from_fi(self, corp, abbr, who) -> str:
@@ -127,8 +130,11 @@ class TradingMixin:
         self.moved.add(abbr)
 
     def _in_phase_3(self):
-        if self.phase != 3:
-            raise RuleError(f"Companies are bought in phase 3 (acquisition); it is phase {self.phase} now.")
+        if self.phase_kind != "acquisition":
+            raise RuleError(
+                f"Companies are bought in phase {self.phase_no('acquisition')} (acquisition); "
+                f"it is phase {self.phase} now."
+            )
 
     def _ev_acquire(self, ev) -> str:
         self._in_phase_3()
@@ -136,7 +142,7 @@ class TradingMixin:
         abbr = ev.get("company")
         price = ev.get("price")
         announced = ev.get("announced_by")
-        if abbr not in COMPANIES:
+        if abbr not in self.cards.COMPANIES:
             raise RuleError(f"There is no company {abbr!r}.")
         if type(price) is not int:
             raise RuleError("The price must be a whole number of coins.")
@@ -163,7 +169,7 @@ class TradingMixin:
                 raise RuleError(f"{seller.name} is in receivership and never sells companies.")
             if len(seller.companies) == 1:
                 raise RuleError(f"The {abbr} is the only company of {seller.name}; a corporation keeps at least one.")
-        c = COMPANIES[abbr]
+        c = self.cards.COMPANIES[abbr]
         if seller.kind == "foreign_investor":
             fixed = self.fi_price(corp.name, abbr)
             if price != fixed:
@@ -204,8 +210,7 @@ class TradingMixin:
             )
         if not self.has_priority(corp, announcer):
             raise RuleError(
-                f"{corp.name} has no priority over {announcer.name} "
-                f"(Overseas Trading first, then the higher share price), so it cannot intervene."
+                f"{corp.name} has no priority over {announcer.name} ({self.priority_order()}), so it cannot intervene."
             )
         if not self.can_announce(announcer, abbr):
             own = self.fi_price(announcer.name, abbr)
@@ -232,11 +237,12 @@ class TradingMixin:
 
     def _ev_done(self, ev) -> str:
         phase = ev.get("phase")
-        if phase not in (3, 4):
-            raise RuleError("Only phase 3 (acquisition) and phase 4 (closing) are declared done.")
+        buying, closing = self.phase_no("acquisition"), self.phase_no("closing")
+        if phase not in (buying, closing):
+            raise RuleError(f"Only phase {buying} (acquisition) and phase {closing} (closing) are declared done.")
         if self.phase != phase:
             raise RuleError(f"It is phase {self.phase}, not phase {phase}.")
-        if phase == 3:
+        if phase == buying:
             if self.intervention is not None:
                 raise RuleError(f"First settle {self.intervention[0]}'s purchase of the {self.intervention[1]}.")
             self.phase_open = False
@@ -265,10 +271,10 @@ class TradingMixin:
                     out.append((name, p.cash, income))
         return out
 
-    def _start_4(self):
+    def _start_closing(self):
         costs = self.costs()
-        for abbr in sorted(self.fi.companies, key=lambda a: COMPANIES[a].face_value):
-            c = COMPANIES[abbr]
+        for abbr in sorted(self.fi.companies, key=lambda a: self.cards.COMPANIES[a].face_value):
+            c = self.cards.COMPANIES[abbr]
             if c.income - costs.get(c.color, 0) < 0:
                 self._remove_company(abbr)
                 self._log(f"The foreign investor closes the {abbr} (income {c.income}, cost {costs[c.color]})")
@@ -276,8 +282,8 @@ class TradingMixin:
         for corp in list(self.corps.values()):
             if corp.president is not None:
                 continue
-            for abbr in sorted(corp.companies, key=lambda a: COMPANIES[a].face_value):
-                color = COMPANIES[abbr].color
+            for abbr in sorted(corp.companies, key=lambda a: self.cards.COMPANIES[a].face_value):
+                color = self.cards.COMPANIES[abbr].color
                 if len(corp.companies) > 1 and ((color == "red" and red) or (color == "orange" and orange)):
                     self._log(self._close(corp, abbr, f"{corp.name} (in receivership)"))
         self.phase_open = bool(
@@ -295,18 +301,20 @@ class TradingMixin:
     def _close(self, owner, abbr, who) -> str:
         self._remove_company(abbr)
         text = f"{who} closes the {abbr}"
-        if owner.kind == "corporation" and owner.name == JUNKYARD:
-            bonus = 2 * COMPANIES[abbr].income
+        if owner.kind == "corporation" and self.ability(owner.name) == CLOSING_BONUS:
+            bonus = 2 * self.cards.COMPANIES[abbr].income
             owner.cash += bonus
             self._money("Bank", owner.name, bonus, f"scrapping bonus for the {abbr}")
             text += f" and receives a scrapping bonus of {bonus}"
         return text
 
     def _ev_close(self, ev) -> str:
-        if self.phase != 4:
-            raise RuleError(f"Companies are closed in phase 4 (closing); it is phase {self.phase} now.")
+        if self.phase_kind != "closing":
+            raise RuleError(
+                f"Companies are closed in phase {self.phase_no('closing')} (closing); it is phase {self.phase} now."
+            )
         abbr = ev.get("company")
-        if abbr not in COMPANIES:
+        if abbr not in self.cards.COMPANIES:
             raise RuleError(f"There is no company {abbr!r}.")
         owner = self.owner.get(abbr)
         if owner is None:
