@@ -113,6 +113,16 @@ def _shot(page, name, full=False):
     page.screenshot(path=str(ARTIFACTS / name), full_page=full)
 
 
+def _scroll_to_bottom(page):
+    """Scroll to the very bottom (again, if the view was still growing, e.g. an image loading)."""
+    for _ in range(20):
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        if page.evaluate("() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2"):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("could not scroll to the bottom")
+
+
 def _nav(page, view):
     page.locator(f"nav.tabs a[data-view={view}]").click()
     expect(page.locator("#region")).to_have_attribute("data-view", view)
