@@ -19,7 +19,6 @@ import json
 import secrets
 import sqlite3
 import threading
-import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,22 +26,19 @@ from datetime import UTC, datetime
 import sqlite_utils
 
 from assistant import transcript
+from assistant.names import check_names
 from assistant.rules import Game, RuleError, rulesets
 from assistant.rules.game import FIELD_TYPES
 
 UNDO = "undo"
 CACHE_SIZE = 256  # games whose state is kept in memory (a late-game state is a few hundred kB)
 INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
-NAME_MAX = 60  # characters in a player name (the form allows 30; two-handed seats add " (right hand)")
 TOKEN_MAX = 200
 # Durability of an acknowledged event: with WAL, synchronous=NORMAL survives a process crash (kill -9)
 # but may lose the last commits on power loss; FULL also fsyncs the WAL at every commit, so an event
 # the table saw accepted survives a laptop whose battery dies.  Events come a few per minute per table,
 # so the extra fsync per accepted event costs nothing noticeable (see benchmarks/load.py).
 SYNCHRONOUS = "FULL"
-# Characters refused in names: controls, lone surrogates (not encodable as UTF-8) and the bidi
-# overrides/isolates that can make a name display as something else.
-_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class StoreError(Exception):
@@ -124,25 +120,6 @@ def _has_surrogate(value) -> bool:
     if isinstance(value, list):
         return any(_has_surrogate(v) for v in value)
     return False
-
-
-def check_names(names, what: str = "player") -> str | None:
-    """Why these names cannot be stored (None if they can): too long, odd characters, duplicates."""
-    if not isinstance(names, (list, tuple)):
-        return f"the {what} names must be a list"
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            return f"every {what} needs a name"
-        if len(name) > NAME_MAX:
-            return f"a {what} name can have at most {NAME_MAX} characters"
-        if _has_surrogate(name):
-            return f"a {what} name is not valid Unicode text"
-        if any(unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS for ch in name):
-            return f"a {what} name contains a control character"
-    folded = {unicodedata.normalize("NFKC", n).casefold().strip() for n in names}
-    if len(folded) != len(names):
-        return f"every {what} needs a different name"
-    return None
 
 
 def normalise_event(event) -> dict:
@@ -270,7 +247,8 @@ class Store:
 
     @staticmethod
     def _check_setup(players, persons, error) -> None:
-        problem = check_names(players) or (check_names(persons, "person") if persons else None)
+        # the persons first: their seats ("Amy (right hand)") would only repeat the same problem
+        problem = (check_names(persons, "person") if persons else None) or check_names(players)
         if problem:
             raise error(problem)
 
@@ -300,11 +278,11 @@ class Store:
         r = rows[0]
         info = GameInfo(
             r["id"],
-            json.loads(r["players"]),
-            json.loads(r["options"]),
-            None if r["deck"] is None else json.loads(r["deck"]),
+            _stored_json(r["players"]),
+            _stored_json(r["options"]),
+            None if r["deck"] is None else _stored_json(r["deck"]),
             r["created"],
-            json.loads(r["persons"]) if r.get("persons") else None,
+            _stored_json(r["persons"]) if r.get("persons") else None,
             r.get("game") or rulesets.DEFAULT,
         )
         with self._cache_lock:
@@ -327,7 +305,7 @@ class Store:
     @staticmethod
     def _rows(db, gid, after=0) -> list[Row]:
         q = "SELECT seq, event, token, created FROM events WHERE game_id = ? AND seq > ? ORDER BY seq"
-        return [Row(r["seq"], json.loads(r["event"]), r["token"], r["created"]) for r in db.query(q, [gid, after])]
+        return [Row(r["seq"], _stored_json(r["event"]), r["token"], r["created"]) for r in db.query(q, [gid, after])]
 
     def seq(self, gid: str) -> int:
         return self._seq(self._db(), gid)
@@ -535,6 +513,14 @@ class Store:
             self._cache.move_to_end(gid)
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
+
+
+def _stored_json(text: str):
+    """A JSON column as stored; garbage inside a row (which SQLite's own check cannot see) is damage."""
+    try:
+        return json.loads(text)
+    except ValueError as err:
+        raise sqlite3.DatabaseError("database disk image is malformed: a stored row is not readable") from err
 
 
 def _entry_text(entry: dict) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import cached_property
 
 from flask import abort, session
@@ -12,19 +13,36 @@ from assistant.web import cards, labels, lan, menu
 
 HISTORY_SHORT = 30
 SEATS_KEY = "seats"
+# The seat cookie keeps the most recent seats only: a browser drops a cookie over 4 KB (and with it
+# every seat and the form token), so an unbounded list stops "I am ..." after about 130 games.
+SEATS_MAX = 20
+SEATS_CHARS = 1500  # and never more than this much JSON, whatever the names' lengths
+
+
+def _seats() -> list[tuple[str, str]]:
+    """The phone's seats, oldest first (an older cookie kept a dict: taken over as it is)."""
+    raw = session.get(SEATS_KEY)
+    if isinstance(raw, dict):
+        raw = list(raw.items())
+    out = []
+    for pair in raw if isinstance(raw, list) else []:
+        if isinstance(pair, (list, tuple)) and len(pair) == 2 and all(isinstance(x, str) for x in pair):
+            out.append((pair[0], pair[1]))
+    return out
 
 
 def seat_of(gid: str) -> str | None:
-    return (session.get(SEATS_KEY) or {}).get(gid)
+    return next((player for g, player in _seats() if g == gid), None)
 
 
 def set_seat(gid: str, player: str | None) -> None:
-    seats = dict(session.get(SEATS_KEY) or {})
+    seats = [(g, p) for g, p in _seats() if g != gid]
     if player:
-        seats[gid] = player
-    else:
-        seats.pop(gid, None)
-    session[SEATS_KEY] = seats
+        seats.append((gid, player))
+    seats = seats[-SEATS_MAX:]
+    while len(seats) > 1 and len(json.dumps(seats)) > SEATS_CHARS:
+        seats.pop(0)
+    session[SEATS_KEY] = [list(pair) for pair in seats]
     session.permanent = True
 
 

@@ -18,8 +18,6 @@ EFFECTS = {
     "keep": ("=", "price stays"),
     "drop": ("▼", "price drops"),
     "bankrupt": ("✖", "bankrupt"),
-    "75": ("★", "reaches 75: the game ends in phase 7"),
-    "100": ("★", "reaches 100: the game ends in phase 10"),  # classic
 }
 
 WHY_KINDS = ("income", "stars", "price", "share_price", "dividend_limit", "score")
@@ -103,6 +101,15 @@ def need_int(value, what: str, lo: int = 0, hi: int | None = None) -> int:
 
 
 # ------------------------------------------------------------------ dividend chart
+def _effect(game, effect: str) -> tuple[str, str]:
+    """Mark and words of a dividend's effect; reaching the top card ends the game (Stars: 75,
+    in phase 7; classic: 100, in phase 10)."""
+    top = str(game.cards.TOP_PRICE)
+    if effect == top:
+        return "★", f"reaches {top}: the game ends in phase {game.phase_no(game.END_PHASE)}"
+    return EFFECTS.get(effect, ("", effect))
+
+
 def dividend(game) -> dict | None:
     chart = preview.dividend_chart(game)
     if chart is None:
@@ -112,7 +119,7 @@ def dividend(game) -> dict | None:
     order = list(game.order)
     rows = []
     for r in chart["rows"]:
-        mark, text = EFFECTS.get(r["effect"], ("", r["effect"]))
+        mark, text = _effect(game, r["effect"])
         payouts = sorted(
             r["payouts"].items(), key=lambda kv: (kv[0] == "Bank", order.index(kv[0]) if kv[0] in order else 99)
         )

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import sys
 
 from waitress import serve
 from waitress.task import WSGITask
 
+from assistant.dbcheck import DamagedDatabase
 from assistant.web import create_app
 from assistant.web.lan import lan_ip
 
@@ -59,7 +61,12 @@ def _settings(host, port, db) -> tuple[str, int, str | None]:
 
 def main(host: str | None = None, port: int | None = None, db: str | None = None) -> int:
     host, port, db = _settings(host, port, db)
-    app = create_app({"DATABASE": db} if db else None)
+    config = {"DATABASE_CHECK": True, "DATABASE_NAMED": bool(db)} | ({"DATABASE": db} if db else {})
+    try:
+        app = create_app(config)
+    except DamagedDatabase as err:
+        print(err.message, file=sys.stderr, flush=True)
+        return 2
     app.debug = False
     shown = lan_ip() if host in ("0.0.0.0", "::", "") else host
     print(
@@ -67,7 +74,7 @@ def main(host: str | None = None, port: int | None = None, db: str | None = None
         f"on a phone in the same network",
         flush=True,
     )
-    print(f"Database: {app.config['DATABASE']}", flush=True)
+    print(f"Database: {app.extensions['rss_db_report'].summary()}", flush=True)
     keep_alive_without_body()
     serve(
         app,

@@ -282,3 +282,14 @@ def test_form_offers_each_ruleset_its_own_variants_and_open_deck(client, table, 
     assert set(info.options) == {"open_companies", "share_redemption"}
     bad = _create(client, table, "rolling-stock", **{"game_type-rolling-stock": "full", "option": "two_handed"})
     assert bad.status_code == 422 and "Rolling Stock has no variant “Two-handed”" in bad.text
+
+
+def test_dividend_effect_of_reaching_the_top_card_names_each_games_top_and_end_phase():
+    from assistant.web.helpers_context import _effect
+
+    stars = rulesets.STARS.create(["Amy", "Brian"])
+    assert _effect(stars, "75") == ("★", "reaches 75: the game ends in phase 7")
+    assert _effect(stars, "raise") == ("▲", "price rises")
+    if "rolling-stock" in rulesets.RULESETS:
+        classic = rulesets.get("rolling-stock").create(["Amy", "Brian"])
+        assert _effect(classic, "100") == ("★", "reaches 100: the game ends in phase 10")
