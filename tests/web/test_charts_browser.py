@@ -49,3 +49,22 @@ def test_charts_are_drawn_readable_in_light_and_dark(live, browser):
         assert problems == [], problems
         page.context.close()
     assert strokes["light"] != strokes["dark"], strokes
+
+
+def test_the_players_view_shows_the_charts_during_the_game(live, browser):
+    from assistant import transcript
+    from tests.rules.test_history import TURN_1, TURN_2
+
+    body = json.dumps(transcript.build(["Amy", "Brian"], [], None, TURN_1 + TURN_2, "charts")).encode()
+    req = urllib.request.Request(live + "/games/import", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        url = resp.url
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(url + "/v/players")
+    charts = page.locator("#c-charts")
+    charts.scroll_into_view_if_needed()
+    assert page.locator("#c-charts svg.chart-svg").count() == 2
+    assert page.locator("#c-charts ul.legend li").all_inner_texts()[:2] == ["Amy: 32", "Brian: 34"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    charts.screenshot(path=str(ARTIFACTS / "charts-players-view-light.png"))
+    page.context.close()
