@@ -148,6 +148,22 @@ def _view_links(page, url) -> list[str]:
 ALL_VIEWS = {"setup", "investment", "final", "classic"}
 
 
+SEATED = {"dividend", "investment"}
+
+
+def _take_seat(page, url) -> None:
+    with urllib.request.urlopen(url + "/state", timeout=10) as resp:
+        player = json.load(resp)["next"]["player"]
+    for where in (url, url + "/v/more"):
+        page.goto(where)
+        button = page.get_by_role("button", name=f"I am {player}", exact=True)
+        if button.count():
+            button.click()
+            page.wait_for_load_state("load")
+            return
+    raise AssertionError(f"no 'I am {player}' button")
+
+
 def _classic_events(turns: int = 3) -> list[dict]:
     """A seeded menu-driven classic Rolling Stock game, a few turns in."""
     rng = random.Random(7)
@@ -172,6 +188,10 @@ def test_table_page_its_views_and_helpers(live, checker, kinds_seen, position):
     else:
         url = _import(live, *helper_positions.position(position))
     checker(url)
+    if position in SEATED:  # the same page on the phone of the player who must act (highlighted)
+        _take_seat(checker.page, url)
+        checker(url)
+        assert checker.page.locator("#turn.mine").count() == 1, "the seat was not taken"
     helpers = _helper_links(checker.page, live, kinds_seen)
     for view in _view_links(checker.page, url) if position in ALL_VIEWS else []:
         checker(view)
