@@ -439,25 +439,69 @@ class Store:
             if now_seq == len(rows) and len(now.journal) == len(effective) + len(rows) - seq:
                 out = [_entry_text(j) for j in now.journal[len(effective) :]]
                 return out if len(out) <= limit else [f"({len(out) - limit} earlier changes)"] + out[-limit:]
-        game = self._replay(info, effective)
-        texts = [_entry_text(j) for j in game.journal]
-        out: list[str] = []
-        for row in rows[seq:]:
-            if row.event.get("type") == UNDO:
-                if effective:
-                    effective.pop()
-                    out.append("Undone: " + texts.pop())
-                    game = self._replay(info, effective)
-                continue
-            try:
-                game.apply(row.event)
-            except RuleError as err:
-                raise Unreplayable(f"the rules engine refuses a stored event: {err.message}") from err
-            effective.append(row.event)
-            texts.append(_entry_text(game.journal[-1]))
-            out.append(texts[-1])
+        out = self._walk_meanwhile(info, effective, rows[seq:])
         if len(out) > limit:
             out = [f"({len(out) - limit} earlier changes)"] + out[-limit:]
+        return out
+
+    def _walk_meanwhile(self, info: GameInfo, prefix: list[dict], rows: list[Row]) -> list[str]:
+        """The journal texts of ``rows`` played after the effective events ``prefix``.
+
+        The log is a walk on a tree of effective-event lists (an event goes down to a child, an undo
+        back up to the parent), and the text of an event depends only on the node it is applied at.
+        A first pass lays out the tree without the engine; then one replay of ``prefix`` gives the
+        texts of its events and the states of its nodes where the walk branches off, and each new
+        node is computed once from its parent: undoing and entering the same event again costs
+        nothing, however often it happens.  A state is copied only for a node with several new
+        children (the last one takes the parent's state itself).
+        """
+        # pass 1: the tree, and the walk on it as (node before, node after or None, new event or None)
+        chain = [_Node(None, 0)]
+        for event in prefix:
+            chain.append(chain[-1].child(_event_key(event), new=False))
+        walk: list[tuple[_Node, _Node | None, dict | None]] = []
+        node = chain[-1]
+        for row in rows:
+            if row.event.get("type") == UNDO:
+                walk.append((node, node.parent, None))
+                node = node.parent or node
+                continue
+            key = _event_key(row.event)
+            known = node.children.get(key)
+            child = known or node.child(key, new=True)
+            walk.append((node, child, None if known else row.event))
+            node = child
+        # pass 2: one replay of the prefix; the states where new events are applied
+        game = self._new_engine_game(info.players, info.options, info.deck, info.persons)
+        try:
+            for node, event in zip(chain, prefix, strict=False):
+                if node.fresh_children:
+                    node.state = game.fork()
+                game.apply(event)
+                node.children[_event_key(event)].text = _entry_text(game.journal[-1])
+        except RuleError as err:
+            raise Unreplayable(f"the rules engine refuses a stored event: {err.message}") from err
+        chain[-1].state = game
+        # pass 3: the walk, each new node computed once from its parent's state
+        out: list[str] = []
+        for before, after, event in walk:
+            if after is None:  # an undo with nothing left to undo changes nothing
+                continue
+            if after is before.parent:
+                out.append("Undone: " + before.text)
+                continue
+            if event is not None:
+                before.fresh_children -= 1
+                state = before.state if not before.fresh_children else before.state.fork()
+                if not before.fresh_children:
+                    before.state = None  # its last new child takes it over
+                try:
+                    state.apply(event)
+                except RuleError as err:
+                    raise Unreplayable(f"the rules engine refuses a stored event: {err.message}") from err
+                after.state = state if after.fresh_children else None
+                after.text = _entry_text(state.journal[-1])
+            out.append(after.text)
         return out
 
     # -- transcripts ---------------------------------------------------------------
@@ -532,6 +576,28 @@ class Store:
             self._cache.move_to_end(gid)
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
+
+
+def _event_key(event: dict) -> str:
+    return json.dumps(event, sort_keys=True)
+
+
+class _Node:
+    """A list of effective events, as a node of the tree a log walks on (see _walk_meanwhile)."""
+
+    __slots__ = ("parent", "depth", "children", "fresh_children", "state", "text")
+
+    def __init__(self, parent: _Node | None, depth: int):
+        self.parent, self.depth = parent, depth
+        self.children: dict[str, _Node] = {}
+        self.fresh_children = 0  # children the log creates (not on the client's prefix)
+        self.state: Game | None = None
+        self.text: str | None = None  # the journal text of the event leading here
+
+    def child(self, key: str, new: bool) -> _Node:
+        node = self.children[key] = _Node(self, self.depth + 1)
+        self.fresh_children += new
+        return node
 
 
 def _entry_text(entry: dict) -> str:
