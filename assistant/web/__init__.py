@@ -11,6 +11,10 @@ from assistant.web import csrf, errors, headers, secret, templating
 from assistant.web.paths import STATIC, TEMPLATES
 from assistant.web.rendered import RenderedCache
 
+# The largest request body taken (a transcript import is the biggest): the app's MAX_CONTENT_LENGTH
+# and the server's own limit (assistant/web/server.py refuses a larger announced body unread).
+MAX_BODY = 2 * 1024 * 1024
+
 
 def create_app(test_config: dict | None = None) -> Flask:
     instance = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("RSS_INSTANCE") or None
@@ -23,7 +27,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "rss.sqlite3"),
-        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        MAX_CONTENT_LENGTH=MAX_BODY,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,

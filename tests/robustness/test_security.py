@@ -84,18 +84,20 @@ def test_secret_key_is_not_in_the_code_and_is_kept_private(tmp_path, monkeypatch
 def test_the_run_command_never_runs_in_debug_mode(tmp_path, monkeypatch):
     captured = {}
 
-    def fake_serve(app, **kwargs):
-        captured["app"], captured["kwargs"] = app, kwargs
+    def fake_run(settings):
+        captured["settings"] = settings
 
     monkeypatch.setenv("FLASK_DEBUG", "1")  # even when the environment asks for it
     monkeypatch.setenv("RSS_SECRET_KEY", "x")
     monkeypatch.setenv("RSS_INSTANCE", str(tmp_path / "instance"))
-    monkeypatch.setattr(server, "serve", fake_serve)
+    monkeypatch.delenv("RSS_SERVER", raising=False)
+    monkeypatch.setattr(server, "run_granian", fake_run)
     monkeypatch.setattr(server, "lan_ip", lambda: None)
     assert server.main(host="127.0.0.1", port=0, db=str(tmp_path / "x.sqlite3")) == 0
-    app = captured["app"]
+    assert captured["settings"].threads >= 4 and server.CONNECTIONS_PER_WORKER >= 1000
+    monkeypatch.setenv("RSS_DB", str(tmp_path / "x.sqlite3"))
+    _, app = server.served_app()  # what each worker serves
     assert app.debug is False and not app.testing and not app.config.get("PROPAGATE_EXCEPTIONS")
-    assert captured["kwargs"]["threads"] >= 4 and captured["kwargs"]["connection_limit"] >= 300
     main_src = (ROOT / "assistant" / "__main__.py").read_text() + (ROOT / "assistant/web/server.py").read_text()
     assert "debug=True" not in main_src and ".run(" not in main_src
     app.extensions["rss_store"].close()
