@@ -9,6 +9,7 @@ from flask import Flask
 from assistant.store import Store
 from assistant.web import csrf, errors, headers, secret, templating
 from assistant.web.paths import STATIC, TEMPLATES
+from assistant.web.poll import FastPoll
 from assistant.web.rendered import RenderedCache
 
 # The largest request body taken (a transcript import is the biggest): the app's MAX_CONTENT_LENGTH
@@ -44,6 +45,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     secret.configure(app)
 
     app.extensions["rss_store"] = Store(app.config["DATABASE"])
+    app.wsgi_app = FastPoll(app.wsgi_app, app.extensions["rss_store"])  # the poll's 204 without Flask
     app.extensions["rss_rendered"] = RenderedCache()
 
     from assistant.web.views import api, helpers, home, play, table

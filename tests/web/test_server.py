@@ -128,3 +128,36 @@ def test_body_limit_is_the_apps_limit(tmp_path):
     app = create_app({"DATABASE": str(tmp_path / "x.sqlite3"), "SECRET_KEY": "k", "INSTANCE_PATH": str(tmp_path)})
     assert app.config["MAX_CONTENT_LENGTH"] == MAX_BODY == server.BodyLimit(app).limit
     app.extensions["rss_store"].close()
+
+
+def test_the_polls_nothing_new_skips_flask_with_the_views_headers(tmp_path):
+    from assistant.web import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "x.sqlite3"), "SECRET_KEY": "k", "INSTANCE_PATH": str(tmp_path)})
+    seen = []
+    app.before_request(lambda: seen.append(1))
+    client = app.test_client()
+    game = {"format": "rss-table-transcript", "version": 1, "players": ["Amy", "Brian"], "events": []}
+    gid = client.post("/games/import", json=game).get_json()["id"]
+    client.get(f"/games/{gid}")  # a session, as a phone has
+    first = client.get(f"/games/{gid}/version?seq=0")  # through the view (and learned)
+    assert first.status_code == 204 and "Set-Cookie" in first.headers
+    seen.clear()
+    fast = client.get(f"/games/{gid}/version?seq=0")
+    assert fast.status_code == 204 and fast.data == b"" and not seen  # Flask never saw it
+    assert fast.headers["X-RSS-Seq"] == "0" and fast.headers["Cache-Control"] == "no-store"
+    dropped = ("set-cookie", "vary", "content-type", "content-length")
+    assert {k: v for k, v in fast.headers.items() if k.lower() not in dropped} == {
+        k: v for k, v in first.headers.items() if k.lower() not in dropped
+    }
+    # everything else is the view's: a new seq, an odd seq, an unknown game
+    for url, status in (
+        (f"/games/{gid}/version?seq=5", 200),
+        (f"/games/{gid}/version?seq=x", 200),
+        (f"/games/{gid}/version", 200),
+        ("/games/nosuchgame/version?seq=0", 404),
+    ):
+        seen.clear()
+        resp = client.get(url)
+        assert resp.status_code == status and seen, url
+    app.extensions["rss_store"].close()
