@@ -413,7 +413,8 @@ class Table:
     async def page_phone(self, phone: Phone, deadline: float, stop: asyncio.Event | None = None):
         """One phone with the table page open: what htmx does, read from the page itself."""
         sim, stats = self.sim, self.sim.stats
-        await asyncio.sleep(self.rng.uniform(0, sim.args.poll))
+        # phones open the page over the warm-up (not all in the same second), then poll
+        await asyncio.sleep(self.rng.uniform(0, max(sim.args.poll, getattr(sim.args, "warmup", 0) - 2)))
         path = f"/games/{self.gid}"
         page = PageModel(f"http://{sim.host}:{sim.port}{path}")
         t0 = time.perf_counter()
@@ -712,7 +713,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=20, help="measured time per run (after --warmup)")
-    ap.add_argument("--warmup", type=float, default=3)
+    ap.add_argument(
+        "--warmup",
+        type=float,
+        help="seconds before measuring (default 3; --refresh page: 10, phones open the page meanwhile)",
+    )
     ap.add_argument("--phones", type=int, default=6)
     ap.add_argument("--poll", type=float, default=1.0, help="seconds between polls of one phone")
     ap.add_argument("--event-every", type=float, default=5.0, help="mean seconds between events of one table")
@@ -741,6 +746,8 @@ def main(argv=None) -> int:
         "machine, to measure the app rather than the neighbours",
     )
     ARGS = args = ap.parse_args(argv)
+    if args.warmup is None:
+        args.warmup = 10.0 if args.refresh == "page" else 3.0
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
     transcript = json.loads(Path(args.transcript).read_text(encoding="utf-8"))

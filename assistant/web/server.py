@@ -36,6 +36,7 @@ THREADS = 4
 CONNECTIONS_PER_WORKER = 8192
 BACKLOG = 2048
 HEADER_TIMEOUT_MS = 30_000  # a request's head must arrive within this time (slow-header clients)
+SHUTDOWN_SECONDS = 3  # on SIGTERM/Ctrl-C: requests under way may finish, then the workers stop
 # waitress (the fallback): past this many connections it stops accepting
 CONNECTION_LIMIT = 1000
 ENV_DB = "RSS_DB"
@@ -185,6 +186,7 @@ def run_granian(s: Settings) -> None:
         backpressure=CONNECTIONS_PER_WORKER,
         http1_settings=HTTP1Settings(header_read_timeout=HEADER_TIMEOUT_MS, keep_alive=True),
         respawn_failed_workers=True,
+        workers_kill_timeout=SHUTDOWN_SECONDS,  # idle keep-alive phones must not hold up a stop
         log_level="warning",
     ).serve()
 

@@ -97,7 +97,8 @@ class Http:
 
 
 class Server:
-    """``python -m assistant serve`` on a free loopback port, on a given database file."""
+    """``python -m assistant serve`` on a free loopback port, on a given database file (two worker
+    processes unless RSS_WORKERS says otherwise)."""
 
     def __init__(self, db: Path, workdir: Path):
         self.db, self.workdir = Path(db), Path(workdir)
@@ -116,6 +117,7 @@ class Server:
             PYTHONPATH=str(ROOT),
             RSS_INSTANCE=str(self.workdir / "instance"),
         )
+        env.setdefault("RSS_WORKERS", "2")  # several worker processes, whatever the machine has
         env.pop("FLASK_DEBUG", None)
         cmd = [
             sys.executable,
