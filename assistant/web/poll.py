@@ -6,6 +6,8 @@ Every phone polls ``GET /games/<id>/version?seq=N`` once a second, and nearly ev
 lookup and one primary-key query.  Anything else (a new seq, an unknown game, an odd query) goes
 to the Flask view, which stays the one definition of the route; the headers of the fast 204 are
 those of the view's own 204 (learned from the first one, per process), without the cookie.
+The route's contract this relies on: for a query of just ``seq=N``, the answer is 204 exactly
+when the game exists and N is its current seq.
 """
 
 from __future__ import annotations
@@ -54,8 +56,9 @@ class FastPoll:
 
 
 def _seq_param(query: str) -> int | None:
-    """The first ``seq`` of the query if it is a plain number (else the view decides)."""
-    for name, value in parse_qsl(query, keep_blank_values=True):
-        if name == "seq":
-            return int(value) if value.isascii() and value.isdigit() and len(value) < 19 else None
-    return None
+    """N if the query is just ``seq=N`` with N a plain number (anything else: the view decides)."""
+    params = parse_qsl(query, keep_blank_values=True)
+    if len(params) != 1 or params[0][0] != "seq":
+        return None
+    value = params[0][1]
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 19 else None

@@ -155,6 +155,7 @@ def test_the_polls_nothing_new_skips_flask_with_the_views_headers(tmp_path):
         (f"/games/{gid}/version?seq=5", 200),
         (f"/games/{gid}/version?seq=x", 200),
         (f"/games/{gid}/version", 200),
+        (f"/games/{gid}/version?seq=0&history=all", 204),
         ("/games/nosuchgame/version?seq=0", 404),
     ):
         seen.clear()
