@@ -190,6 +190,7 @@ class Store:
         self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._info: OrderedDict[str, GameInfo] = OrderedDict()  # game headers never change
+        self._write_lock = threading.Lock()  # one writing thread of this process at a time
         self._init_schema()
 
     # -- connections -------------------------------------------------------------
@@ -380,12 +381,17 @@ class Store:
 
         Raises Stale, Refused or NotFound.  A token already used returns the seq that
         its event produced, without writing anything (idempotent retries).
+
+        The new state is worked out before the write lock is taken (the state at a seq is fixed
+        by the log), so the lock is held only to check the token and the seq and insert the row;
+        threads of this process queue on a lock of their own rather than in SQLite's busy wait.
         """
         event = normalise_event(event)
         check_token(token)
         info = self.get_game(gid)
+        prepared = self._prepare(gid, expected_seq, event)
         db = self._db()
-        with _immediate(db.conn):
+        with self._write_lock, _immediate(db.conn):
             if token is not None:
                 earlier = list(db.query("SELECT seq FROM events WHERE game_id = ? AND token = ?", [gid, token]))
                 if earlier:
@@ -393,12 +399,29 @@ class Store:
             current = self._seq(db, gid)
             if expected_seq != current:
                 raise Stale(expected_seq, current)
-            game = self._next_state(db, info, current, event)
+            game = prepared if prepared is not None else self._next_state(db, info, current, event)
             db["events"].insert(
                 {"game_id": gid, "seq": current + 1, "event": json.dumps(event), "token": token, "created": _now()}
             )
         self._cache_put(gid, current + 1, game)
         return current + 1
+
+    def _prepare(self, gid: str, expected_seq: int, event: dict) -> Game | None:
+        """The state after ``event`` if ``expected_seq`` is current now (None: let the locked path decide)."""
+        if event["type"] == UNDO:
+            return None
+        try:
+            seq, game = self.state(gid)
+        except StoreError:
+            return None
+        if seq != expected_seq:
+            return None
+        game = game.fork()
+        try:
+            game.apply(event)
+        except RuleError:
+            return None  # refused: the locked path says so, after the token and seq checks
+        return game
 
     def _next_state(self, db, info: GameInfo, current: int, event: dict) -> Game:
         if event["type"] == UNDO:
@@ -408,6 +431,8 @@ class Store:
             return self._replay(info, effective[:-1])
         with self._cache_lock:
             hit = self._cache.get(info.id)
+        if hit is not None and hit[0] < current:  # rows another process wrote: apply just those
+            hit = self._catch_up(db, info.id, *hit)
         game = hit[1].fork() if hit is not None and hit[0] == current else None
         if game is None:
             game = self._replay(info, effective_events(self._rows(db, info.id)))

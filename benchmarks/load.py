@@ -747,7 +747,7 @@ def main(argv=None) -> int:
     )
     ARGS = args = ap.parse_args(argv)
     if args.warmup is None:
-        args.warmup = 10.0 if args.refresh == "page" else 3.0
+        args.warmup = max(10.0, args.tables * args.phones / 40 + 2) if args.refresh == "page" else 3.0
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
     transcript = json.loads(Path(args.transcript).read_text(encoding="utf-8"))

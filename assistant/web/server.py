@@ -113,11 +113,32 @@ class BodyLimit:
         return self.app(environ, start_response)
 
 
+class WholeBody:
+    """Hand the server the answer as one piece of bytes rather than an iterator.
+
+    granian sends a list of bytes straight away, but pulls an iterator (what Flask returns) chunk
+    by chunk, taking the GIL for each from its own I/O thread; our answers are small pages."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        result = self.app(environ, start_response)
+        if isinstance(result, list):
+            return result
+        try:
+            return [b"".join(result)]
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+
+
 def served_app(db: str | None = None):
     """The Flask app (never in debug mode) behind the body limit."""
     app = create_app({"DATABASE": db} if db else None)
     app.debug = False
-    return BodyLimit(app), app
+    return BodyLimit(WholeBody(app)), app
 
 
 def worker_app():
