@@ -363,6 +363,13 @@ class Stats:
         return out
 
 
+def warmup_of(args) -> float:
+    """Seconds before measuring: with the page, phones open it meanwhile (about 40 a second)."""
+    if getattr(args, "warmup", None) is not None:
+        return args.warmup
+    return max(10.0, args.tables * args.phones / 40 + 2) if args.refresh == "page" else 3.0
+
+
 def _pct(result: dict, kind: str = "all") -> float:
     return result["kinds"].get(kind, {}).get("p99_ms", float("inf"))
 
@@ -414,7 +421,7 @@ class Table:
         """One phone with the table page open: what htmx does, read from the page itself."""
         sim, stats = self.sim, self.sim.stats
         # phones open the page over the warm-up (not all in the same second), then poll
-        await asyncio.sleep(self.rng.uniform(0, max(sim.args.poll, getattr(sim.args, "warmup", 0) - 2)))
+        await asyncio.sleep(self.rng.uniform(0, max(sim.args.poll, warmup_of(sim.args) - 2)))
         path = f"/games/{self.gid}"
         page = PageModel(f"http://{sim.host}:{sim.port}{path}")
         t0 = time.perf_counter()
@@ -589,7 +596,7 @@ class Sim:
         phones = {t.n: [Phone(self.host, self.port) for _ in range(args.phones)] for t in tables}
         for t in tables:  # set-up, not measured
             await t.start(phones[t.n][0])
-        warm = time.monotonic() + args.warmup
+        warm = time.monotonic() + warmup_of(args)
         deadline = warm + args.seconds
         tasks = [t.phone(c, deadline) for t in tables for c in phones[t.n]]
         tasks += [t.enter_events(phones[t.n], deadline) for t in tables]
@@ -746,8 +753,6 @@ def main(argv=None) -> int:
         "machine, to measure the app rather than the neighbours",
     )
     ARGS = args = ap.parse_args(argv)
-    if args.warmup is None:
-        args.warmup = max(10.0, args.tables * args.phones / 40 + 2) if args.refresh == "page" else 3.0
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
     transcript = json.loads(Path(args.transcript).read_text(encoding="utf-8"))
