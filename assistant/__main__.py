@@ -1,4 +1,4 @@
-"""Command line: ``python -m assistant serve|replay``."""
+"""Command line: ``python -m assistant serve|check-db|replay``."""
 
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     serve.add_argument("--threads", type=int, default=None, help="threads per worker (default 4, or $RSS_THREADS)")
 
+    check = sub.add_parser("check-db", help="check the database file's integrity (exit code 0: whole)")
+    check.add_argument("--db", default=None, help="SQLite file (default: the one serve uses, or $RSS_DB)")
+
     replay = sub.add_parser("replay", help="replay a table transcript, printing checkpoints as JSON lines")
     replay.add_argument("file")
 
@@ -27,6 +30,10 @@ def main(argv: list[str] | None = None) -> int:
         from assistant.replay import main as replay_main
 
         return replay_main(args.file)
+    if args.command == "check-db":
+        from assistant.dbcheck import main as check_main
+
+        return check_main(["--db", args.db] if args.db else [])
     from assistant.web.server import main as serve_main
 
     return serve_main(host=args.host, port=args.port, db=args.db, workers=args.workers, threads=args.threads)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .rules import Game, RuleError
+from .rules import RuleError, rulesets
 
 FORMAT = "rss-table-transcript"
 
@@ -28,10 +28,17 @@ def check_header(data) -> None:
         raise ValueError(f"unsupported transcript version {data.get('version')!r}")
     if not isinstance(data.get("players"), list) or not isinstance(data.get("events", []), list):
         raise ValueError("a transcript needs a list of players and a list of events")
+    game = data.get("game", rulesets.DEFAULT)
+    if not isinstance(game, str) or game not in rulesets.RULESETS:
+        raise ValueError(f"unknown game {str(game)[:60]!r}: this assistant plays {', '.join(rulesets.RULESETS)}")
 
 
-def new_game(data: dict) -> Game:
-    return Game(data["players"], data.get("options") or [], deck=data.get("deck"), persons=data.get("persons"))
+def new_game(data: dict):
+    """The engine game of the transcript's ruleset (``game``: rolling-stock-stars, rolling-stock-v2.2, ...)."""
+    ruleset = rulesets.get(data.get("game", rulesets.DEFAULT))
+    return ruleset.create(
+        data["players"], data.get("options") or [], deck=data.get("deck"), persons=data.get("persons")
+    )
 
 
 def run(data: dict, out) -> None:

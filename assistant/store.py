@@ -1,7 +1,9 @@
 """Persistence of games: one SQLite file (WAL), an append-only event log per game.
 
 * ``games``: id (>= 128 random bits), players, options, deck, persons (JSON; persons: the two
-  persons of the two-handed variant, else NULL), created.
+  persons of the two-handed variant, else NULL), created, game (the ruleset's key, see
+  ``assistant.rules.rulesets``; NULL in databases from before rulesets: Rolling Stock Stars).
+  The options hold the variants, or the game type (classic: ``["short"]``).
 * ``events``: (game_id, seq) primary key, the event JSON, an optional idempotency
   token (unique per game), created.  Undo is an event too (``{"type": "undo"}``):
   it takes back the latest event still in effect.  ``seq`` of a game = number of log
@@ -17,7 +19,6 @@ import json
 import secrets
 import sqlite3
 import threading
-import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -25,22 +26,19 @@ from datetime import UTC, datetime
 import sqlite_utils
 
 from assistant import transcript
-from assistant.rules import Game, RuleError
+from assistant.names import check_names
+from assistant.rules import Game, RuleError, rulesets
 from assistant.rules.game import FIELD_TYPES
 
 UNDO = "undo"
 CACHE_SIZE = 256  # games whose state is kept in memory (a late-game state is a few hundred kB)
 INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
-NAME_MAX = 60  # characters in a player name (the form allows 30; two-handed seats add " (right hand)")
 TOKEN_MAX = 200
 # Durability of an acknowledged event: with WAL, synchronous=NORMAL survives a process crash (kill -9)
 # but may lose the last commits on power loss; FULL also fsyncs the WAL at every commit, so an event
 # the table saw accepted survives a laptop whose battery dies.  Events come a few per minute per table,
 # so the extra fsync per accepted event costs nothing noticeable (see benchmarks/load.py).
 SYNCHRONOUS = "FULL"
-# Characters refused in names: controls, lone surrogates (not encodable as UTF-8) and the bidi
-# overrides/isolates that can make a name display as something else.
-_BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class StoreError(Exception):
@@ -94,6 +92,7 @@ class GameInfo:
     deck: list | None
     created: str
     persons: list | None = None  # two-handed variant: the persons [A, B] behind the 4 seats
+    ruleset: str = rulesets.DEFAULT  # the key of the game's ruleset (rulesets.RULESETS)
 
 
 @dataclass(frozen=True)
@@ -121,25 +120,6 @@ def _has_surrogate(value) -> bool:
     if isinstance(value, list):
         return any(_has_surrogate(v) for v in value)
     return False
-
-
-def check_names(names, what: str = "player") -> str | None:
-    """Why these names cannot be stored (None if they can): too long, odd characters, duplicates."""
-    if not isinstance(names, (list, tuple)):
-        return f"the {what} names must be a list"
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            return f"every {what} needs a name"
-        if len(name) > NAME_MAX:
-            return f"a {what} name can have at most {NAME_MAX} characters"
-        if _has_surrogate(name):
-            return f"a {what} name is not valid Unicode text"
-        if any(unicodedata.category(ch) == "Cc" or ch in _BIDI_CONTROLS for ch in name):
-            return f"a {what} name contains a control character"
-    folded = {unicodedata.normalize("NFKC", n).casefold().strip() for n in names}
-    if len(folded) != len(names):
-        return f"every {what} needs a different name"
-    return None
 
 
 def normalise_event(event) -> dict:
@@ -210,12 +190,15 @@ class Store:
         db.enable_wal()
         if "games" not in db.table_names():
             db["games"].create(
-                {"id": str, "players": str, "options": str, "deck": str, "created": str, "persons": str},
+                {"id": str, "players": str, "options": str, "deck": str, "created": str, "persons": str, "game": str},
                 pk="id",
                 not_null={"players", "options", "created"},
             )
-        elif "persons" not in db["games"].columns_dict:  # a database from before the two-handed persons
+        columns = db["games"].columns_dict
+        if "persons" not in columns:  # a database from before the two-handed persons
             db["games"].add_column("persons", str)
+        if "game" not in columns:  # a database from before rulesets: its games are Rolling Stock Stars
+            db["games"].add_column("game", str)
         if "events" not in db.table_names():
             db["events"].create(
                 {"game_id": str, "seq": int, "event": str, "token": str, "created": str},
@@ -240,19 +223,21 @@ class Store:
         options: list[str] | None = None,
         deck: list[str] | None = None,
         persons: list[str] | None = None,
+        ruleset: str = rulesets.DEFAULT,
     ) -> str:
         """Check the set-up with the engine, then store it; returns the new game id."""
         options = list(options or [])
         self._check_setup(players, persons, Refused)
-        self._new_engine_game(players, options, deck, persons)
+        self._new_engine_game(players, options, deck, persons, ruleset)
         gid = new_game_id()
         db = self._db()
         with _immediate(db.conn):
-            db["games"].insert(self._game_record(gid, players, options, deck, persons))
+            db["games"].insert(self._game_record(gid, players, options, deck, persons, ruleset))
         return gid
 
-    def _game_record(self, gid, players, options, deck, persons=None) -> dict:
+    def _game_record(self, gid, players, options, deck, persons=None, ruleset=rulesets.DEFAULT) -> dict:
         return {
+            "game": ruleset,
             "id": gid,
             "players": json.dumps(list(players)),
             "options": json.dumps(options),
@@ -263,26 +248,20 @@ class Store:
 
     @staticmethod
     def _check_setup(players, persons, error) -> None:
-        problem = check_names(players) or (check_names(persons, "person") if persons else None)
+        # the persons first: their seats ("Amy (right hand)") would only repeat the same problem
+        problem = (check_names(persons, "person") if persons else None) or check_names(players)
         if problem:
             raise error(problem)
 
     @staticmethod
-    def _new_engine_game(players, options, deck, persons=None) -> Game:
-        unknown = [o for o in options if o not in transcript.KNOWN_OPTIONS]
-        if unknown:
-            raise Refused(f"unknown option {unknown[0]!r}")
+    def _new_engine_game(players, options, deck, persons=None, ruleset=rulesets.DEFAULT) -> Game:
         try:
-            if persons:
-                return Game(
-                    list(players),
-                    options=list(options),
-                    deck=None if deck is None else list(deck),
-                    persons=list(persons),
-                )
-            if deck is None:
-                return Game(list(players), options=list(options))
-            return Game(list(players), options=list(options), deck=list(deck))
+            return rulesets.get(ruleset).create(
+                list(players),
+                list(options),
+                deck=None if deck is None else list(deck),
+                persons=list(persons) if persons else None,
+            )
         except RuleError as err:
             raise Refused(err.message, getattr(err, "rule", None)) from err
         except (ValueError, TypeError) as err:
@@ -300,11 +279,12 @@ class Store:
         r = rows[0]
         info = GameInfo(
             r["id"],
-            json.loads(r["players"]),
-            json.loads(r["options"]),
-            None if r["deck"] is None else json.loads(r["deck"]),
+            _stored_json(r["players"]),
+            _stored_json(r["options"]),
+            None if r["deck"] is None else _stored_json(r["deck"]),
             r["created"],
-            json.loads(r["persons"]) if r.get("persons") else None,
+            _stored_json(r["persons"]) if r.get("persons") else None,
+            r.get("game") or rulesets.DEFAULT,
         )
         with self._cache_lock:
             self._info[gid] = info
@@ -326,7 +306,7 @@ class Store:
     @staticmethod
     def _rows(db, gid, after=0) -> list[Row]:
         q = "SELECT seq, event, token, created FROM events WHERE game_id = ? AND seq > ? ORDER BY seq"
-        return [Row(r["seq"], json.loads(r["event"]), r["token"], r["created"]) for r in db.query(q, [gid, after])]
+        return [Row(r["seq"], _stored_json(r["event"]), r["token"], r["created"]) for r in db.query(q, [gid, after])]
 
     def seq(self, gid: str) -> int:
         return self._seq(self._db(), gid)
@@ -445,9 +425,8 @@ class Store:
     @staticmethod
     def _replay(info: GameInfo, events: list[dict]) -> Game:
         try:
-            if info.persons:
-                return Game.replay(info.players, info.options, events, deck=info.deck, persons=info.persons)
-            return Game.replay(info.players, info.options, events, deck=info.deck)
+            ruleset = rulesets.get(info.ruleset)
+            return ruleset.replay(info.players, info.options, events, deck=info.deck, persons=info.persons)
         except RuleError as err:  # e.g. the stored log of an older version of the rules
             raise Unreplayable(f"the rules engine refuses the stored events of this game: {err.message}") from err
 
@@ -538,8 +517,9 @@ class Store:
             info.options,
             info.deck,
             effective_events(self.rows(gid)),
-            f"exported by the Rolling Stock Stars table assistant; game created {info.created}",
+            f"exported by the Rolling Stock table assistant; game created {info.created}",
             persons=info.persons,
+            game=info.ruleset,
         )
 
     def import_transcript(self, data) -> str:
@@ -547,11 +527,12 @@ class Store:
         try:
             players, options, deck, events = transcript.read_header(data)
             persons = transcript.read_persons(data)
+            ruleset = transcript.read_game(data).key
         except transcript.TranscriptError as err:
             raise ImportRefused(err.message) from err
         self._check_setup(players, persons, ImportRefused)
         try:
-            game = self._new_engine_game(players, options, deck, persons)
+            game = self._new_engine_game(players, options, deck, persons, ruleset)
         except Refused as err:
             raise ImportRefused(err.message) from err
         accepted: list[dict] = []
@@ -575,7 +556,7 @@ class Store:
         db = self._db()
         created = _now()
         with _immediate(db.conn):
-            db["games"].insert(self._game_record(gid, players, options, deck, persons))
+            db["games"].insert(self._game_record(gid, players, options, deck, persons, ruleset))
             db["events"].insert_all(
                 {"game_id": gid, "seq": i + 1, "event": json.dumps(e), "token": None, "created": created}
                 for i, e in enumerate(accepted)
@@ -623,6 +604,14 @@ class _Node:
         node = self.children[key] = _Node(self, self.depth + 1)
         self.fresh_children += new
         return node
+
+
+def _stored_json(text: str):
+    """A JSON column as stored; garbage inside a row (which SQLite's own check cannot see) is damage."""
+    try:
+        return json.loads(text)
+    except ValueError as err:
+        raise sqlite3.DatabaseError("database disk image is malformed: a stored row is not readable") from err
 
 
 def _entry_text(entry: dict) -> str:

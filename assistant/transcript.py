@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from assistant.rules import rulesets
+
 FORMAT = "rss-table-transcript"
 VERSION = 1
-GAME_NAME = "rolling-stock-stars"
-KNOWN_OPTIONS = ("open_companies", "two_handed")
+GAME_NAME = rulesets.DEFAULT  # a transcript without "game" is one of Rolling Stock Stars
 
 
 class TranscriptError(ValueError):
@@ -15,12 +16,18 @@ class TranscriptError(ValueError):
 
 
 def build(
-    players: list, options: list, deck: list | None, events: list, description: str, persons: list | None = None
+    players: list,
+    options: list,
+    deck: list | None,
+    events: list,
+    description: str,
+    persons: list | None = None,
+    game: str = GAME_NAME,
 ) -> dict:
     out = {
         "format": FORMAT,
         "version": VERSION,
-        "game": GAME_NAME,
+        "game": game,
         "players": list(players),
         "options": list(options),
         "source": {"description": description, "notes": [], "warnings": []},
@@ -53,13 +60,20 @@ def read_persons(data) -> list | None:
     return persons
 
 
+def read_game(data) -> rulesets.Ruleset:
+    """The ruleset a transcript's ``game`` names (Rolling Stock Stars when it names none)."""
+    game = data.get("game", GAME_NAME) if isinstance(data, dict) else GAME_NAME
+    if not isinstance(game, str) or game not in rulesets.RULESETS:
+        raise TranscriptError(f"unknown game {str(game)[:60]!r}: this assistant plays {', '.join(rulesets.RULESETS)}")
+    return rulesets.get(game)
+
+
 def read_header(data) -> tuple[list, list, list | None, list]:
     if not isinstance(data, dict):
         raise TranscriptError("a transcript must be a JSON object")
     if data.get("format") != FORMAT or data.get("version") != VERSION:
         raise TranscriptError(f"not a transcript: format must be {FORMAT!r} version {VERSION}")
-    if data.get("game", GAME_NAME) != GAME_NAME:
-        raise TranscriptError(f"not a {GAME_NAME} transcript")
+    ruleset = read_game(data)
     players = data.get("players")
     if (
         not isinstance(players, list)
@@ -70,9 +84,10 @@ def read_header(data) -> tuple[list, list, list | None, list]:
     options = data.get("options", [])
     if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
         raise TranscriptError("options must be a list of strings")
-    unknown = [o for o in options if o not in KNOWN_OPTIONS]
+    known = set(ruleset.variants) | {o for t in ruleset.game_types for o in t.options}
+    unknown = [o for o in options if o not in known]
     if unknown:
-        raise TranscriptError(f"unknown option {unknown[0]!r}")
+        raise TranscriptError(f"unknown option {unknown[0]!r} for {ruleset.title}")
     deck = data.get("deck")
     if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, str) for c in deck)):
         raise TranscriptError("deck must be a list of company abbreviations")

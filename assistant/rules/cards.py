@@ -6,7 +6,7 @@ player count.  Pure data plus tiny lookups; the rules live elsewhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 COLORS = ("red", "orange", "yellow", "green", "blue")
 STARS_BY_COLOR = {"red": 1, "orange": 2, "yellow": 3, "green": 4, "blue": 5}
@@ -300,42 +300,77 @@ COMPANIES_BY_COLOR: dict[str, list[str]] = {
 HIGHEST_OF_COLOR: dict[str, str] = {color: abbrs[-1] for color, abbrs in COMPANIES_BY_COLOR.items()}
 
 
+# The corporation charters.  A charter's key is its special ability: the engine checks abilities
+# by these keys, never by a corporation's name, so each ruleset can give the charters its own
+# names (rulesets.py: Stars names below, v2.2 names there).
+PER_COMPANY = "income_per_company"
+FOREIGN_FIRST = "foreign_investor_first"
+TWO_STARS = "two_extra_stars"
+DOUBLES_BEST = "doubles_best_income"
+COST_RELIEF = "cost_of_ownership_relief"
+STEADY_ISSUE = "issue_at_current_price"
+CLOSING_BONUS = "closing_bonus"
+SYNERGY_PAIRS = "synergy_pairs_bonus"
+
+
 @dataclass(frozen=True)
 class Corporation:
-    name: str
+    key: str  # the charter: its special ability (one of the keys above)
     shares: int
-    ability: str
+    ability: str  # the ability as printed (no corporation names in it)
+    name: str = ""  # the display name in a ruleset (see named())
 
 
-CORPORATIONS: dict[str, Corporation] = {
-    c.name: c
+CHARTERS: dict[str, Corporation] = {
+    c.key: c
     for c in [
-        Corporation("Prussian Railway", 5, "Collect income: +1 per company it owns."),
+        Corporation(PER_COMPANY, 5, "Collect income: +1 per company it owns."),
         Corporation(
-            "Overseas Trading",
+            FOREIGN_FIRST,
             6,
             "Acquisition: always has first priority when buying from the foreign investor (as if its share price were higher than any other) and pays only face value instead of the maximum price.",
         ),
-        Corporation("Stars, Inc.", 4, "Adjust share price: always adds two stars to its star count."),
+        Corporation(TWO_STARS, 4, "Adjust share price: always adds two stars to its star count."),
         Corporation(
-            "Doppler AG", 5, "Collect income: doubles the printed income of its company with the highest face value."
+            DOUBLES_BEST, 5, "Collect income: doubles the printed income of its company with the highest face value."
         ),
         Corporation(
-            "Vintage Machinery", 4, "Collect income: its total cost of ownership is reduced by up to 10 (not below 0)."
+            COST_RELIEF, 4, "Collect income: its total cost of ownership is reduced by up to 10 (not below 0)."
         ),
         Corporation(
-            "Stock Masters", 6, "Issue one share: its share price does not change; it receives the current share price."
+            STEADY_ISSUE, 6, "Issue one share: its share price does not change; it receives the current share price."
         ),
         Corporation(
-            "Junkyard Scrappers",
+            CLOSING_BONUS,
             7,
             "Closing: whenever it closes a company it immediately receives twice that company's printed income.",
         ),
         Corporation(
-            "Synergistic", 7, "Collect income: +1 for every two synergy markers (pairs) it owns, rounded down."
+            SYNERGY_PAIRS, 7, "Collect income: +1 for every two synergy markers (pairs) it owns, rounded down."
         ),
     ]
 }
+
+# The names Rolling Stock Stars prints on the charters.
+STARS_NAMES: dict[str, str] = {
+    PER_COMPANY: "Prussian Railway",
+    FOREIGN_FIRST: "Overseas Trading",
+    TWO_STARS: "Stars, Inc.",
+    DOUBLES_BEST: "Doppler AG",
+    COST_RELIEF: "Vintage Machinery",
+    STEADY_ISSUE: "Stock Masters",
+    CLOSING_BONUS: "Junkyard Scrappers",
+    SYNERGY_PAIRS: "Synergistic",
+}
+
+
+def named(names: dict[str, str]) -> dict[str, Corporation]:
+    """The charters under a ruleset's names: display name -> Corporation (in card order)."""
+    return {names[key]: replace(charter, name=names[key]) for key, charter in CHARTERS.items()}
+
+
+# The Stars charters by their Stars names.
+CORPORATIONS: dict[str, Corporation] = named(STARS_NAMES)
 
 # The share price row, left to right.  Index arithmetic on this tuple is how prices move.
 PRICES: tuple[int, ...] = (

@@ -1,25 +1,32 @@
 """Income, synergies and stars, each with the parts that make it up.
 
 Pure functions of company lists and the current cost of ownership, shared by the engine
-(which uses the totals) and the explanations (which show the parts).
+(which uses the totals) and the explanations (which show the parts).  A corporation's special
+ability is given by its charter key (cards.PER_COMPANY, ...), never by its name: the name is
+only used in the texts, so every ruleset's names come out right.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import COMPANIES, FOREIGN_INVESTOR_BONUS
+from .cards import (
+    COMPANIES,
+    COST_RELIEF,
+    DOUBLES_BEST,
+    FOREIGN_INVESTOR_BONUS,
+    PER_COMPANY,
+    SYNERGY_PAIRS,
+    TWO_STARS,
+)
 
-PRUSSIAN = "Prussian Railway"
-OVERSEAS = "Overseas Trading"
-STARS_INC = "Stars, Inc."
-DOPPLER = "Doppler AG"
-VINTAGE = "Vintage Machinery"
-STOCK_MASTERS = "Stock Masters"
-JUNKYARD = "Junkyard Scrappers"
-SYNERGISTIC = "Synergistic"
+COST_RELIEF_MAX = 10  # "its total cost of ownership is reduced by up to 10"
+TWO_STARS_BONUS = 2  # "always adds two stars to its star count"
 
-VINTAGE_RELIEF = 10
+
+def star_bonus(ability: str | None) -> int:
+    """Stars a corporation's ability adds to its star count (+2 for the two-stars charter)."""
+    return TWO_STARS_BONUS if ability == TWO_STARS else 0
 
 
 @dataclass
@@ -42,12 +49,13 @@ class Income:
         return out
 
 
-def synergy_pairs(abbrs) -> list[tuple[str, str, int]]:
-    """Every pair of the companies that have each other's code printed, with its bonus."""
-    ordered = sorted(abbrs, key=lambda a: -COMPANIES[a].face_value)
+def synergy_pairs(abbrs, companies=COMPANIES) -> list[tuple[str, str, int]]:
+    """Every pair of the companies that have each other's code printed, with its bonus
+    (``companies``: the game's card data, Stars' by default)."""
+    ordered = sorted(abbrs, key=lambda a: -companies[a].face_value)
     pairs = []
     for i, a in enumerate(ordered):
-        syn = COMPANIES[a].synergies
+        syn = companies[a].synergies
         for b in ordered[i + 1 :]:
             bonus = syn.get(b)
             if bonus:
@@ -55,12 +63,12 @@ def synergy_pairs(abbrs) -> list[tuple[str, str, int]]:
     return pairs
 
 
-def private_income(abbrs, costs: dict, foreign_investor: bool = False) -> Income:
+def private_income(abbrs, costs: dict, foreign_investor: bool = False, companies=COMPANIES) -> Income:
     """Income of a player's (or the foreign investor's) companies: no synergies."""
     inc = Income()
     total = 0
     for a in abbrs:
-        c = COMPANIES[a]
+        c = companies[a]
         cost = costs.get(c.color, 0)
         inc.companies.append((a, c.income, cost))
         total += c.income - cost
@@ -71,7 +79,7 @@ def private_income(abbrs, costs: dict, foreign_investor: bool = False) -> Income
     return inc
 
 
-def corporation_income(name: str, abbrs, costs: dict) -> Income:
+def corporation_income(name: str, ability: str | None, abbrs, costs: dict) -> Income:
     """Income of a corporation: companies, cost of ownership, synergies and its ability."""
     inc = Income()
     printed = 0
@@ -85,19 +93,19 @@ def corporation_income(name: str, abbrs, costs: dict) -> Income:
     pairs = synergy_pairs(abbrs)
     inc.synergies = pairs
     total = printed - cost_total + sum(p[2] for p in pairs)
-    if name == PRUSSIAN and abbrs:
-        inc.bonuses.append(("Prussian Railway: +1 per company", len(abbrs)))
+    if ability == PER_COMPANY and abbrs:
+        inc.bonuses.append((f"{name}: +1 per company", len(abbrs)))
         total += len(abbrs)
-    elif name == DOPPLER and abbrs:
+    elif ability == DOUBLES_BEST and abbrs:
         best = max(abbrs, key=lambda a: COMPANIES[a].face_value)
-        inc.bonuses.append((f"Doppler AG doubles {best}", COMPANIES[best].income))
+        inc.bonuses.append((f"{name} doubles {best}", COMPANIES[best].income))
         total += COMPANIES[best].income
-    elif name == SYNERGISTIC and len(pairs) >= 2:
-        inc.bonuses.append((f"Synergistic: {len(pairs)} synergy markers", len(pairs) // 2))
+    elif ability == SYNERGY_PAIRS and len(pairs) >= 2:
+        inc.bonuses.append((f"{name}: {len(pairs)} synergy markers", len(pairs) // 2))
         total += len(pairs) // 2
-    elif name == VINTAGE and cost_total:
-        relief = min(VINTAGE_RELIEF, cost_total)
-        inc.bonuses.append(("Vintage Machinery cost of ownership relief", relief))
+    elif ability == COST_RELIEF and cost_total:
+        relief = min(COST_RELIEF_MAX, cost_total)
+        inc.bonuses.append((f"{name} cost of ownership relief", relief))
         total += relief
     inc.total = total
     return inc
@@ -110,22 +118,23 @@ class Stars:
     cash: int
     from_cash: int
     bonus: int
+    name: str = ""  # the corporation (named in the line of its ability's bonus)
 
     def lines(self) -> list[str]:
         out = [f"{a}: {s}★" for a, s in self.companies]
         out.append(f"cash {self.cash}: {self.from_cash}★ (one per full 10)")
         if self.bonus:
-            out.append(f"Stars, Inc.: +{self.bonus}★")
+            out.append(f"{self.name}: +{self.bonus}★")
         return out
 
 
-def corporation_stars(name: str, abbrs, cash: int) -> Stars:
+def corporation_stars(name: str, ability: str | None, abbrs, cash: int) -> Stars:
     comp = [(a, COMPANIES[a].stars) for a in abbrs]
-    bonus = 2 if name == STARS_INC else 0
+    bonus = star_bonus(ability)
     from_cash = cash // 10
-    return Stars(sum(s for _, s in comp) + from_cash + bonus, comp, cash, from_cash, bonus)
+    return Stars(sum(s for _, s in comp) + from_cash + bonus, comp, cash, from_cash, bonus, name)
 
 
-def star_count(name: str, abbrs, cash: int) -> int:
+def star_count(ability: str | None, abbrs, cash: int) -> int:
     """The fast path of corporation_stars (used on every dividend)."""
-    return sum(COMPANIES[a].stars for a in abbrs) + cash // 10 + (2 if name == STARS_INC else 0)
+    return sum(COMPANIES[a].stars for a in abbrs) + cash // 10 + star_bonus(ability)

@@ -44,12 +44,12 @@ class Corporation:
     def label(self) -> str:
         return self.name
 
-    def __init__(self, name: str, price: int):
+    def __init__(self, name: str, price: int, shares: int | None = None):
         self.name = name
         self.cash = 0
         self.companies: list[str] = []
         self.price = price
-        self.total_shares = CORPORATIONS[name].shares
+        self.total_shares = CORPORATIONS[name].shares if shares is None else shares
         self.issued = 0
         self.bank_shares = 0
         self.president: str | None = None

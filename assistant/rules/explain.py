@@ -6,9 +6,7 @@ same computations the engine uses, so an explanation never disagrees with the ga
 
 from __future__ import annotations
 
-from .cards import COMPANIES, PRICES
-from .compute import corporation_income, private_income
-from .market import max_dividend, required_stars, star_steps
+from .market import required_stars
 
 
 def _costs_line(game) -> str:
@@ -27,15 +25,14 @@ def _costs_line(game) -> str:
 
 def income(game, entity: str) -> dict:
     """Phase 5 income of a player, a corporation or the foreign investor ("foreign_investor")."""
-    costs = game.costs()
     if entity == "foreign_investor":
-        inc = private_income(game.fi.companies, costs, foreign_investor=True)
+        inc = game.fi_income()
         title = "Foreign investor income"
     elif entity in game.corps:
-        inc = corporation_income(entity, game.corps[entity].companies, costs)
+        inc = game.corp_income(entity)
         title = f"{entity} income"
     else:
-        inc = private_income(game.players[entity].companies, costs)
+        inc = game.player_income(entity)
         title = f"{entity}'s income"
     lines = inc.lines() or ["No companies."]
     lines.append(_costs_line(game))
@@ -45,14 +42,17 @@ def income(game, entity: str) -> dict:
 
 
 def stars(game, corp_name: str) -> dict:
-    """Stars a corporation counts now against the stars its share price card requires."""
+    """Stars a corporation counts now against the stars its share price card requires (classic
+    Rolling Stock counts no stars: its book value instead)."""
+    if not game.HAS_STARS:
+        return book_value(game, corp_name)
     corp = game.corps[corp_name]
     st = game.corp_stars(corp_name)
     need = required_stars(corp.price, corp.issued)
     lines = st.lines()
     lines.append(
         f"Required at {corp.price} with {corp.issued} issued shares: {need}★ "
-        f"({corp.issued} × {corp.price} / 10, halves rounded up)."
+        f"(printed on the {corp.price} share price card)."
     )
     return {"title": f"{corp_name} stars", "total": st.total, "required": need, "lines": lines}
 
@@ -61,19 +61,21 @@ def price_after_dividend(game, corp_name: str, amount: int) -> dict:
     """Where the share price goes if the corporation pays ``amount`` per share now."""
     corp = game.corps[corp_name]
     cash = corp.cash - amount * corp.issued
-    owned = sum(COMPANIES[a].stars for a in corp.companies) + cash // 10 + (2 if corp_name == "Stars, Inc." else 0)
-    need = required_stars(corp.price, corp.issued)
-    move = game.price_move(corp, star_steps(owned, need))
-    lines = [
-        f"Pays {amount} × {corp.issued} shares = {amount * corp.issued}; {cash} cash left.",
-        f"{owned}★ counted against {need}★ required.",
-        "Equal: the price stays."
-        if owned == need
-        else (
-            f"{abs(owned - need)} {'more' if owned > need else 'fewer'}: "
-            f"{'double ' if abs(move.steps) == 2 else ''}{'up' if move.steps > 0 else 'down'} to {move.target}."
-        ),
-    ]
+    move, facts, _why = game.adjustment(corp, cash)
+    lines = [f"Pays {amount} × {corp.issued} shares = {amount * corp.issued}; {cash} cash left."]
+    if "book_value" in facts:
+        lines += _book_value_lines(game, corp, cash, facts, move)
+    else:
+        owned, need = facts["stars"], facts["required"]
+        lines += [
+            f"{owned}★ counted against {need}★ required.",
+            "Equal: the price stays."
+            if owned == need
+            else (
+                f"{abs(owned - need)} {'more' if owned > need else 'fewer'}: "
+                f"{'double ' if abs(move.steps) == 2 else ''}{'up' if move.steps > 0 else 'down'} to {move.target}."
+            ),
+        ]
     if move.skipped:
         lines.append(
             f"{', '.join(map(str, move.skipped))} {'is' if len(move.skipped) == 1 else 'are'} in use, "
@@ -108,7 +110,7 @@ def share_price(game, corp_name: str, buying: bool) -> dict:
 
 def dividend_limit(game, corp_name: str) -> dict:
     corp = game.corps[corp_name]
-    card = max_dividend(corp.price)
+    card = game.max_payout(corp)
     by_cash = corp.cash // corp.issued
     return {
         "title": f"{corp_name} dividend",
@@ -125,9 +127,10 @@ def score(game, player: str) -> dict:
     p = game.players[player]
     lines = [f"Money: {p.cash}."]
     total = p.cash
-    for abbr in sorted(p.companies, key=lambda a: -COMPANIES[a].face_value):
-        lines.append(f"{abbr}: face value {COMPANIES[abbr].face_value}.")
-        total += COMPANIES[abbr].face_value
+    companies = game.cards.COMPANIES
+    for abbr in sorted(p.companies, key=lambda a: -companies[a].face_value):
+        lines.append(f"{abbr}: face value {companies[abbr].face_value}.")
+        total += companies[abbr].face_value
     for cname, n in sorted(p.shares.items()):
         price = game.corps[cname].price
         lines.append(f"{n} × {cname} at {price} = {n * price}.")
@@ -137,10 +140,50 @@ def score(game, player: str) -> dict:
 
 def price_row(game) -> list[dict]:
     """The share price row: each card and the corporation holding it."""
-    at_top = [c.name for c in game.corps.values() if c.price == PRICES[-1]]
+    row = game.cards.PRICES
+    at_top = [c.name for c in game.corps.values() if c.price == row[-1]]
     out = []
-    for price in PRICES:
+    for price in row:
         holder = game.price_holder.get(price)
-        holders = at_top if price == PRICES[-1] else ([holder] if holder else [])
+        holders = at_top if price == row[-1] else ([holder] if holder else [])
         out.append({"price": price, "holders": holders})
     return out
+
+
+# ---------------------------------------------------------------------- classic: book value
+
+
+def _book_value_lines(game, corp, cash, facts, move) -> list[str]:
+    """Classic (Guide 1.5.9): the book value against the share price card's table."""
+    companies = game.cards.COMPANIES
+    faces = " + ".join(f"{a} {companies[a].face_value}" for a in corp.companies)
+    book, (low, high) = facts["book_value"], facts["table_row"]
+    row = game.cards.PRICES
+    i = row.index(corp.price)
+    n = corp.issued
+    lower, higher = row[i - 1], row[i + 1]
+    span = f"{low}–{high}" if high is not None else f"{low} or more"
+    return [
+        f"Book value: {cash} cash + {faces} = {book}.",
+        f"Market value at {corp.price}: {n} shares × {corp.price} = {n * corp.price}.",
+        f"The {corp.price} card with {n} shares: below {n * lower} (×{lower}) two cards down, below "
+        f"{n * corp.price} one down, below {n * higher} (×{higher}) one up, else two up.",
+        f"{book} is in the row {span}: {'up' if move.steps > 0 else 'down'} to {move.target}.",
+    ]
+
+
+def book_value(game, corp_name: str) -> dict:
+    """Classic: a corporation's book value (treasury + face values) against its market value."""
+    corp = game.corps[corp_name]
+    companies = game.cards.COMPANIES
+    lines = [f"Treasury: {corp.cash}."]
+    for abbr in sorted(corp.companies, key=lambda a: -companies[a].face_value):
+        lines.append(f"{abbr}: face value {companies[abbr].face_value}.")
+    total = corp.cash + sum(companies[a].face_value for a in corp.companies)
+    lines.append(
+        f"Market value: {corp.issued} shares × {corp.price} = {corp.issued * corp.price}; the book value is "
+        f"{'above' if total >= corp.issued * corp.price else 'below'} it."
+    )
+    move, _facts, _why = game.adjustment(corp, corp.cash)
+    lines.append(f"With no dividend the price would go {'up' if move.steps > 0 else 'down'} to {move.new}.")
+    return {"title": f"{corp_name} book value", "total": total, "lines": lines}

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import copy
 
+from . import cards as cards_module
 from .cards import (
     COLORS,
-    COMPANIES,
     COMPANIES_BY_COLOR,
-    CORPORATIONS,
     COST_BY_TOP,
     DECK_COUNTS,
     HIGHEST_OF_COLOR,
-    STARTING_CASH,
     TOP_PRICE,
 )
 from .compute import corporation_income, corporation_stars, private_income
@@ -33,7 +31,7 @@ from .phases.trading import TradingMixin
 from .snapshot import SnapshotMixin
 
 KNOWN_OPTIONS = ("open_companies", "two_handed")
-RESERVED_NAMES = {"Bank", "Foreign investor", "the foreign investor", *CORPORATIONS}
+ENTITY_NAMES = {"Bank", "Foreign investor", "the foreign investor"}
 
 PHASE_NAMES = {
     1: "Investment",
@@ -96,55 +94,79 @@ EVENT_TYPES = (
 
 
 class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMixin):
-    """One game of Rolling Stock Stars, from setup to final scoring."""
+    """One game of Rolling Stock Stars (or of a ruleset sharing its rules), from setup to final scoring.
 
-    def __init__(self, players, options=(), deck=None, persons=None):
+    The shared engine of every ruleset.  What differs between rulesets is data, named by the
+    game's ``ruleset`` (assistant/rules/rulesets.py: corporation names, player range, variants;
+    Rolling Stock Stars when None), or, for classic Rolling Stock, a subclass that sets the class
+    attributes below (its card data, its phase order, its options) and overrides the small rule
+    hooks it changes (see ``assistant/rules/classic/game.py``).  This class itself plays the
+    rules of Rolling Stock Stars (also under the names of Rolling Stock v2.2).
+    """
+
+    GAME = "rolling-stock-stars"  # the transcript's ``game`` of the default ruleset
+    TITLE = "Rolling Stock Stars"
+    cards = cards_module  # the card data: COMPANIES, CORPORATIONS, PRICES, TOP_PRICE, ...
+    # The phases of a turn, in order (phase N is PHASES[N - 1]); each kind's steps are methods
+    # named after it: ``_start_<kind>``, ``_finish_<kind>`` (optional) and ``_menu_<kind>``, and
+    # its automatic steps in AUTOMATIC_STEPS.
+    PHASES = ("investment", "wrap_up", "acquisition", "closing", "income", "dividends", "end_card", "issue", "ipo")
+    PHASE_NAMES = PHASE_NAMES
+    FIRST_PHASE = 1  # the phase turn 1 starts with (after the setup reveals)
+    END_PHASE = "end_card"  # the phase whose end check ends the game
+    EVENT_RULES = EVENT_RULES
+    EVENT_TYPES = EVENT_TYPES
+    KNOWN_OPTIONS = KNOWN_OPTIONS
+    MIN_PLAYERS, MAX_PLAYERS = 2, 6
+    HAS_STARS = True  # share prices move by stars (classic: by book value)
+
+    @classmethod
+    def default_ruleset(cls):
+        """The ruleset of a game created without one (Rolling Stock Stars for this class)."""
+        from .rulesets import RULESETS
+
+        return RULESETS[cls.GAME]
+
+    def __init__(self, players, options=(), deck=None, persons=None, ruleset=None):
+        ruleset = ruleset or self.default_ruleset()
+        self.ruleset = ruleset
         players = list(players)
         options = list(options or ())
+        offered = set(ruleset.variants) | {o for t in ruleset.game_types for o in t.options}
+        known = [o for o in self.KNOWN_OPTIONS if o in offered]
         for opt in options:
-            if not isinstance(opt, str) or opt not in KNOWN_OPTIONS:
-                raise RuleError(f"Unknown variant {opt!r}; known variants: {', '.join(KNOWN_OPTIONS)}.")
+            if not isinstance(opt, str) or opt not in known:
+                if not known:
+                    raise RuleError(f"{ruleset.title} has no variants, so not {opt!r}.")
+                raise RuleError(f"Unknown variant {opt!r}; known variants: {', '.join(known)}.")
         if any(not isinstance(p, str) or not p.strip() for p in players):
             raise RuleError("Every player needs a name.")
         if len(set(players)) != len(players):
             raise RuleError("Player names must be different from each other.")
-        taken = [p for p in players if p in RESERVED_NAMES]
+        taken = [p for p in players if p in ENTITY_NAMES or p in self.charters]
         if taken:
             raise RuleError(f"{taken[0]!r} is the name of a part of the game; choose another player name.")
-        self.two_handed = "two_handed" in options
-        if self.two_handed and len(players) != 4:
-            raise RuleError("The two-player, two-handed variant is played with four seats (two per person).")
-        if not 2 <= len(players) <= 6:
-            raise RuleError(f"Rolling Stock Stars is for 2 to 6 players, not {len(players)}.")
+        problem = ruleset.player_problem(len(players))
+        if problem:
+            raise RuleError(problem)
         self.options = options
-        self.persons = list(persons) if persons else (["A", "B"] if self.two_handed else None)
-        if self.two_handed and (
-            len(self.persons) != 2
-            or len(set(self.persons)) != 2
-            or not all(isinstance(x, str) and x.strip() for x in self.persons)
-        ):
-            raise RuleError("The two-handed variant needs the two persons' names, different from each other.")
         n = len(players)
-        self.players: dict[str, Player] = {p: Player(p, STARTING_CASH[n]) for p in players}
+        self.players: dict[str, Player] = {p: Player(p, self.cards.STARTING_CASH[n]) for p in players}
         self.order: list[str] = list(players)
         self.fi = ForeignInvestor()
+        self.fi.cash = self.cards.FOREIGN_INVESTOR_START
         self.corps: dict[str, Corporation] = {}
         self.owner: dict[str, object] = {}  # company -> owning entity
-        self.price_holder: dict[int, str] = {}  # share price card -> corporation (75 may be shared)
+        self.price_holder: dict[int, str] = {}  # share price card -> corporation (the top card may be shared)
         # the deck: company cards left per colour, what has been seen, and the end card
-        self.deck_left: dict[str, int] = dict(DECK_COUNTS[n])
         self.seen: set[str] = set()
-        self.open_deck: set[str] | None = None
-        if "open_companies" in options:
-            self.open_deck = self._check_open_deck(deck, n)
-        elif deck:
-            raise RuleError("A deck list is only given in the open companies variant.")
+        self._configure(options, deck, persons)
         self.end_flipped = False
         self.available: list[str] = []
         self.unavailable: list[str] = []
         # turn sequence
         self.turn = 1
-        self.phase = 1
+        self.phase = self.FIRST_PHASE
         self.pending_reveals = n
         self.setup = True
         self.game_over = False
@@ -166,29 +188,75 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         self._moves: list[tuple] = []
         self.on_phase_end = None  # optional callback(game) at the end of every phase
 
+    @property
+    def charters(self):
+        """Display name -> charter (its ability key, shares, ability text) in this game's ruleset."""
+        return self.ruleset.corporations
+
+    def ability(self, corp_name: str) -> str | None:
+        """The ability key (cards.PER_COMPANY, ...) of the corporation called ``corp_name``."""
+        charter = self.ruleset.corporations.get(corp_name)
+        return None if charter is None else charter.key
+
+    def _configure(self, options, deck, persons) -> None:
+        """The ruleset's own set-up: Stars' deck per player count, open companies, two-handed."""
+        players = list(self.players)
+        self.two_handed = "two_handed" in options
+        if self.two_handed and len(players) != 4:
+            raise RuleError("The two-player, two-handed variant is played with four seats (two per person).")
+        self.persons = list(persons) if persons else (["A", "B"] if self.two_handed else None)
+        if self.two_handed and (
+            len(self.persons) != 2
+            or len(set(self.persons)) != 2
+            or not all(isinstance(x, str) and x.strip() for x in self.persons)
+        ):
+            raise RuleError("The two-handed variant needs the two persons' names, different from each other.")
+        n = len(players)
+        self.colors = COLORS
+        self.deck_left: dict[str, int] = dict(DECK_COUNTS[n])
+        self.open_deck: set[str] | None = None
+        if "open_companies" in options:
+            self.open_deck = self._check_open_deck(deck, DECK_COUNTS[n], HIGHEST_OF_COLOR)
+        elif deck:
+            raise RuleError("A deck list is only given in the open companies variant.")
+
+    @property
+    def phase_kind(self) -> str:
+        return self.PHASES[self.phase - 1]
+
+    def phase_no(self, kind: str) -> int:
+        return self.PHASES.index(kind) + 1
+
     # ------------------------------------------------------------------ construction
-    @staticmethod
-    def _check_open_deck(deck, n) -> set[str]:
+    def _check_open_deck(self, deck, counts: dict[str, int], always_in: dict[str, str] | None = None) -> set[str]:
+        """The declared deck of the open companies variant: ``counts`` companies of each colour
+        (Stars: the highest of each colour, ``always_in``, among them)."""
         if not deck:
             raise RuleError("The open companies variant needs the list of companies in the deck.")
         deck = list(deck)
-        unknown = [a for a in deck if a not in COMPANIES]
+        companies = self.cards.COMPANIES
+        unknown = [a for a in deck if a not in companies]
         if unknown:
             raise RuleError(f"Unknown companies in the deck: {', '.join(map(str, unknown))}.")
         if len(set(deck)) != len(deck):
             raise RuleError("A company appears twice in the deck.")
-        for color in COLORS:
-            have = [a for a in deck if COMPANIES[a].color == color]
-            want = DECK_COUNTS[n][color]
+        n = len(self.players)
+        for a in deck:
+            if companies[a].color not in counts:
+                raise RuleError(
+                    f"The {a} is {companies[a].color}; this game's deck has no {companies[a].color} companies."
+                )
+        for color, want in counts.items():
+            have = [a for a in deck if companies[a].color == color]
             if len(have) != want:
                 raise RuleError(f"With {n} players the deck holds {want} {color} companies, not {len(have)}.")
-            if HIGHEST_OF_COLOR[color] not in have:
-                raise RuleError(f"The {HIGHEST_OF_COLOR[color]} (highest {color}) is always in the deck.")
+            if always_in and always_in[color] not in have:
+                raise RuleError(f"The {always_in[color]} (highest {color}) is always in the deck.")
         return set(deck)
 
     @classmethod
-    def replay(cls, players, options=(), events=(), deck=None, persons=None) -> Game:
-        game = cls(players, options, deck=deck, persons=persons)
+    def replay(cls, players, options=(), events=(), deck=None, persons=None, ruleset=None) -> Game:
+        game = cls(players, options, deck=deck, persons=persons, ruleset=ruleset)
         for ev in events:
             game.apply(ev)
         return game
@@ -222,7 +290,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         if not isinstance(event, dict):
             raise RuleError("An event must be an object with a type.")
         kind = event.get("type")
-        if not isinstance(kind, str) or kind not in EVENT_TYPES:
+        if not isinstance(kind, str) or kind not in self.EVENT_TYPES:
             raise RuleError(f"Unknown event type {kind!r}.")
         for key, want in FIELD_TYPES.items():
             value = event.get(key)
@@ -240,9 +308,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             text = getattr(self, "_ev_" + kind)(event)
         except RuleError as err:
             if err.rule is None:
-                err.rule = EVENT_RULES.get(kind) or (
-                    "phase-4-closing" if event.get("phase") == 4 else "phase-3-acquisition"
-                )
+                err.rule = self._rule_for(kind, event)
             raise
         self._advance()
         self.events.append(event)
@@ -256,25 +322,46 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
                 return
             self._end_phase()
 
+    def _rule_for(self, kind: str, event: dict) -> str | None:
+        """The anchor of the rule an event of this kind is judged by (for refusals)."""
+        if kind == "done" and event.get("phase") == self.phase_no("closing"):
+            return self.EVENT_RULES.get("close")
+        return self.EVENT_RULES.get(kind) or self.EVENT_RULES.get("acquire")
+
+    # The automatic steps of each kind of phase: what the rules do by themselves before the
+    # next decision.  Each runs its steps and returns True when a decision is awaited (False:
+    # the phase is over).  Phases of other kinds need no decision: their work is done when
+    # they start.
+    AUTOMATIC_STEPS = {
+        "investment": "_auto_pass_and_leave",  # players with nothing to do pass, bidders who cannot raise leave
+        "acquisition": "_receivers_buy_from_the_foreign_investor",  # and wait for intervention decisions
+        "closing": "_closing_open",
+        "dividends": "_receivers_pay_no_dividend",
+        "issue": "_receivers_issue_a_share",
+        "ipo": "_skip_impossible_ipos",
+    }
+
     def _waiting(self) -> bool:
-        return getattr(self, f"_waiting_{self.phase}")()
+        """Run the current phase's automatic steps; True when a decision is awaited."""
+        steps = self.AUTOMATIC_STEPS.get(self.phase_kind)
+        return bool(steps) and getattr(self, steps)()
 
     def _end_phase(self) -> None:
-        finish = getattr(self, f"_finish_{self.phase}", None)
+        finish = getattr(self, f"_finish_{self.phase_kind}", None)
         if finish:
             finish()
         if self.on_phase_end:
             self.on_phase_end(self)
-        if self.phase == 9:
+        if self.phase == len(self.PHASES):
             self.turn += 1
             self.phase = 1
         else:
             self.phase += 1
-        getattr(self, f"_start_{self.phase}")()
+        getattr(self, f"_start_{self.phase_kind}")()
 
     # ------------------------------------------------------------------ the deck
     def top_color(self) -> str | None:
-        for color in COLORS:
+        for color in self.colors:
             if self.deck_left[color]:
                 return color
         return None
@@ -287,6 +374,10 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         top = self.top_color()
         if top is None:
             top = "end_back" if self.end_flipped else "end_front"
+        return self.cost_shown_by(top)
+
+    def cost_shown_by(self, top: str) -> dict[str, int]:
+        """The cost of ownership a deck top colour (or "end_front" / "end_back") shows."""
         return COST_BY_TOP[top]
 
     def reveal_choices(self) -> list[str]:
@@ -311,12 +402,13 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             raise RuleError("No card is being drawn now.")
         company = ev.get("company")
         color = self.top_color()
-        if company not in COMPANIES:
+        companies = self.cards.COMPANIES
+        if company not in companies:
             raise RuleError(f"There is no company {company!r}.")
         if company in self.seen:
             raise RuleError(f"The {company} has already been drawn.")
-        if COMPANIES[company].color != color:
-            raise RuleError(f"The top card of the deck is {color}; the {company} is {COMPANIES[company].color}.")
+        if companies[company].color != color:
+            raise RuleError(f"The top card of the deck is {color}; the {company} is {companies[company].color}.")
         if company not in self.reveal_choices():
             if self.open_deck is not None:
                 raise RuleError(f"The {company} is not in this (open) deck.")
@@ -373,7 +465,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             self.price_holder[price] = corp.name
 
     def price_move(self, corp: Corporation, steps: int):
-        return move(corp.price, steps, self.in_use(corp.name))
+        return move(corp.price, steps, self.in_use(corp.name), self.cards.PRICES, self.cards.PRICE_INDEX)
 
     def _go_bankrupt(self, corp: Corporation, why: str) -> None:
         for abbr in list(corp.companies):
@@ -423,18 +515,22 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
 
     # ------------------------------------------------------------------ figures
     def player_income(self, name: str):
-        return private_income(self.players[name].companies, self.costs())
+        return private_income(self.players[name].companies, self.costs(), companies=self.cards.COMPANIES)
 
     def fi_income(self):
-        return private_income(self.fi.companies, self.costs(), foreign_investor=True)
+        return private_income(self.fi.companies, self.costs(), foreign_investor=True, companies=self.cards.COMPANIES)
+
+    def corporation_income(self, name: str, abbrs, costs):
+        """Income of a corporation with these companies (Stars: with its special ability)."""
+        return corporation_income(name, self.ability(name), abbrs, costs)
 
     def corp_income(self, name: str):
         corp = self.corps[name]
-        return corporation_income(name, corp.companies, self.costs())
+        return self.corporation_income(name, corp.companies, self.costs())
 
     def corp_stars(self, name: str):
         corp = self.corps[name]
-        return corporation_stars(name, corp.companies, corp.cash)
+        return corporation_stars(name, self.ability(name), corp.companies, corp.cash)
 
     def share_order(self) -> list[str]:
         """Corporations in share price order (highest first)."""
@@ -446,7 +542,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
     def scores(self) -> dict[str, int]:
         out = {}
         for name, p in self.players.items():
-            total = p.cash + sum(COMPANIES[a].face_value for a in p.companies)
+            total = p.cash + sum(self.cards.COMPANIES[a].face_value for a in p.companies)
             for cname, n in p.shares.items():
                 total += n * self.corps[cname].price
             out[name] = total

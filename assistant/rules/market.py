@@ -9,16 +9,11 @@ from .cards import PRICE_INDEX, PRICES, SHARE_PRICE_CARDS, TOP_PRICE
 LAST = len(PRICES) - 1
 
 
-def half_up_stars(issued: int, price: int) -> int:
-    """issued x price / 10, rounded to the nearest whole number with halves rounded up.
-
-    Integer arithmetic on purpose: Python's round() sends halves to the even number.
-    """
-    return (issued * price * 2 + 10) // 20
-
-
 def required_stars(price: int, issued: int) -> int:
-    """Stars printed on the share price card for this number of issued shares."""
+    """Stars printed on the share price card for this number of issued shares.
+
+    The one source of these figures is the card table ``cards.SHARE_PRICE_CARDS``; they equal
+    issued x price / 10 rounded half up, which the tests check, but the engine reads the cards."""
     table = SHARE_PRICE_CARDS[price][2]
     if table is None:
         return 0
@@ -50,21 +45,23 @@ class PriceMove:
         return text
 
 
-def move(price: int, steps: int, in_use) -> PriceMove:
-    """Move ``steps`` cards along the row from ``price``, then leapfrog cards in ``in_use``.
+def move(price: int, steps: int, in_use, row: tuple[int, ...] = PRICES, index: dict | None = None) -> PriceMove:
+    """Move ``steps`` cards along the ``row`` from ``price``, then leapfrog cards in ``in_use``.
 
-    The 0 card (bankruptcy) and the 75 card (several corporations may share it) never block.
+    The first card (0: bankruptcy) and the last (75 in Stars, 100 in classic: several
+    corporations may share it) never block.
     """
     if steps == 0:
         return PriceMove(price, 0, price, price, ())
-    i = min(LAST, max(0, PRICE_INDEX[price] + steps))
-    target = PRICES[i]
+    last = len(row) - 1
+    i = min(last, max(0, (PRICE_INDEX if index is None else index)[price] + steps))
+    target = row[i]
     step = 1 if steps > 0 else -1
     skipped = []
-    while 0 < i < LAST and PRICES[i] in in_use:
-        skipped.append(PRICES[i])
+    while 0 < i < last and row[i] in in_use:
+        skipped.append(row[i])
         i += step
-    return PriceMove(price, steps, target, PRICES[i], tuple(skipped))
+    return PriceMove(price, steps, target, row[i], tuple(skipped))
 
 
 def star_steps(owned: int, required: int) -> int:

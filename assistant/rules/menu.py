@@ -6,9 +6,6 @@ playout tests draw their events from it.
 
 from __future__ import annotations
 
-from .cards import COMPANIES
-from .compute import OVERSEAS
-
 
 class MenuMixin:
     def legal_actions(self) -> list[dict]:
@@ -16,10 +13,10 @@ class MenuMixin:
             return []
         if self.pending_reveals:
             return [{"type": "reveal", "color": self.top_color(), "choices": self.reveal_choices()}]
-        return getattr(self, f"_menu_{self.phase}")()
+        return getattr(self, f"_menu_{self.phase_kind}")()
 
-    # phase 1 ---------------------------------------------------------------
-    def _menu_1(self) -> list[dict]:
+    # investment ------------------------------------------------------------
+    def _menu_investment(self) -> list[dict]:
         a = self.auction
         if a is not None:
             name = a.bidders[a.current]
@@ -36,8 +33,9 @@ class MenuMixin:
         name = self.order[self.actor]
         p = self.players[name]
         out = [{"type": "pass", "player": name}]
-        for abbr in sorted(self.available, key=lambda x: COMPANIES[x].face_value):
-            face = COMPANIES[abbr].face_value
+        companies = self.cards.COMPANIES
+        for abbr in sorted(self.available, key=lambda x: companies[x].face_value):
+            face = companies[abbr].face_value
             if face <= p.cash:
                 out.append({"type": "bid", "player": name, "company": abbr, "min": face, "max": p.cash})
         for cname in self.share_order():
@@ -47,7 +45,7 @@ class MenuMixin:
                 if price <= p.cash:
                     out.append({"type": "buy_share", "player": name, "corporation": cname, "price": price})
         for cname in self.share_order():
-            if p.shares.get(cname):
+            if p.shares.get(cname) and not self.sale_refusal(name, self.corps[cname]):
                 out.append(
                     {
                         "type": "sell_share",
@@ -58,23 +56,11 @@ class MenuMixin:
                 )
         return out
 
-    # phase 3 ---------------------------------------------------------------
-    def _menu_3(self) -> list[dict]:
+    # acquisition -----------------------------------------------------------
+    def _menu_acquisition(self) -> list[dict]:
         if self.intervention is not None:
             receiver, abbr = self.intervention
-            out = [
-                {
-                    "type": "acquire",
-                    "corporation": c.name,
-                    "company": abbr,
-                    "seller": "the foreign investor",
-                    "president": c.president,
-                    "min": self.fi_price(c.name, abbr),
-                    "max": self.fi_price(c.name, abbr),
-                    "announced_by": receiver,
-                }
-                for c in self.interveners(self.corps[receiver], abbr)
-            ]
+            out = self._interventions(self.corps[receiver], abbr)
             out.append({"type": "no_intervention", "company": abbr, "announced_by": receiver})
             return out
         out = []
@@ -85,7 +71,7 @@ class MenuMixin:
             for abbr, seller in self.owner.items():
                 if seller is corp or abbr in self.moved:
                     continue
-                c = COMPANIES[abbr]
+                c = self.cards.COMPANIES[abbr]
                 if seller.kind == "foreign_investor":
                     lo = hi = self.fi_price(corp.name, abbr)
                 else:
@@ -102,14 +88,35 @@ class MenuMixin:
                         "min": lo,
                         "max": hi,
                     }
-                    if seller.kind == "foreign_investor":
-                        item["may_intervene"] = [x.name for x in self.interveners(corp, abbr)]
                     out.append(item)
-        out.append({"type": "done", "phase": 3})
+                    if seller.kind == "foreign_investor":
+                        # the announced purchase, then every intervention in it (best first)
+                        interventions = self._interventions(corp, abbr)
+                        item["may_intervene"] = [i["corporation"] for i in interventions]
+                        out += interventions
+        out.append({"type": "done", "phase": self.phase})
         return out
 
-    # phase 4 ---------------------------------------------------------------
-    def _menu_4(self) -> list[dict]:
+    def _interventions(self, announcer, abbr: str) -> list[dict]:
+        """The interventions in ``announcer``'s purchase of the foreign investor's ``abbr``: one
+        ``acquire`` item per corporation that may intervene, best priority first, each at its own
+        fixed price, with ``announced_by`` naming the announcer."""
+        return [
+            {
+                "type": "acquire",
+                "corporation": c.name,
+                "company": abbr,
+                "seller": "the foreign investor",
+                "president": c.president,
+                "min": self.fi_price(c.name, abbr),
+                "max": self.fi_price(c.name, abbr),
+                "announced_by": announcer.name,
+            }
+            for c in self.interveners(announcer, abbr)
+        ]
+
+    # closing ---------------------------------------------------------------
+    def _menu_closing(self) -> list[dict]:
         out = []
         for name in self.order:
             for abbr in self.players[name].companies:
@@ -119,11 +126,11 @@ class MenuMixin:
                 for abbr in corp.companies:
                     out.append({"type": "close", "company": abbr, "owner": corp.name, "player": corp.president})
         if not self.players_short():
-            out.append({"type": "done", "phase": 4})
+            out.append({"type": "done", "phase": self.phase})
         return out
 
-    # phases 6, 8, 9 --------------------------------------------------------
-    def _menu_6(self) -> list[dict]:
+    # dividends, issue, IPO -------------------------------------------------
+    def _menu_dividends(self) -> list[dict]:
         corp = self.corps[self.queue[0]]
         return [
             {
@@ -135,12 +142,13 @@ class MenuMixin:
             }
         ]
 
-    def _menu_8(self) -> list[dict]:
+    def _menu_issue(self) -> list[dict]:
         corp = self.corps[self.queue[0]]
         base = {"player": corp.president, "corporation": corp.name}
-        return [{"type": "issue", **base, "price": self.issue_price(corp)}, {"type": "skip_issue", **base}]
+        out = [{"type": "issue", **base, "price": self.issue_price(corp)}] if corp.unissued else []
+        return out + [{"type": "skip_issue", **base}]
 
-    def _menu_9(self) -> list[dict]:
+    def _menu_ipo(self) -> list[dict]:
         abbr = self.queue[0]
         owner = self.owner[abbr]
         options = []
@@ -192,9 +200,10 @@ def events_of(item: dict, pick) -> dict:
         "close": ("company",),
         "issue": ("corporation",),
         "skip_issue": ("corporation",),
+        "redeem": ("corporation",),
         "skip_ipo": ("company",),
     }[kind]
     return {"type": kind, **{k: item[k] for k in keys}}
 
 
-__all__ = ["MenuMixin", "events_of", "OVERSEAS"]
+__all__ = ["MenuMixin", "events_of"]

@@ -7,10 +7,7 @@ entered.
 
 from __future__ import annotations
 
-from .cards import COLORS, COMPANIES, COST_BY_TOP
-from .compute import corporation_income, corporation_stars, star_count
 from .errors import RuleError
-from .market import required_stars, star_steps
 
 
 # ---------------------------------------------------------------------- dividends
@@ -21,13 +18,13 @@ def dividend_chart(game) -> dict | None:
         return None
     name = nxt["corporation"]
     corp = game.corps[name]
-    need = required_stars(corp.price, corp.issued)
+    top = game.cards.TOP_PRICE
     rows = []
     for amount in range(game.dividend_max(corp) + 1):
         after = game.preview({"type": "dividend", "corporation": name, "amount": amount})
         cash_left = corp.cash - amount * corp.issued
-        owned = star_count(name, corp.companies, cash_left)
-        move = game.price_move(corp, star_steps(owned, need))
+        # Stars: "stars" and "required"; classic: "book_value" and the card's "table_row"
+        move, facts, _why = game.adjustment(corp, cash_left)
         new = after.corps[name].price if name in after.corps else 0
         payouts = {p.name: amount * p.shares[name] for p in game.players.values() if p.shares.get(name)}
         if corp.bank_shares:
@@ -36,15 +33,14 @@ def dividend_chart(game) -> dict | None:
             {
                 "amount": amount,
                 "cash_left": cash_left,
-                "stars": owned,
-                "required": need,
+                **facts,
                 "target": move.target,
                 "new_price": new,
                 "skipped": list(move.skipped),
                 "effect": "bankrupt"
                 if new == 0
-                else "75"
-                if new == 75
+                else str(top)
+                if new == top
                 else "keep"
                 if new == corp.price
                 else "raise"
@@ -64,13 +60,12 @@ def ipo_calculator(game) -> dict | None:
         return None
     abbr = nxt["company"]
     owner = game.owner[abbr]
-    face = COMPANIES[abbr].face_value
+    face = game.cards.COMPANIES[abbr].face_value
     before = owner.cash + face
     rows = []
     for price in game.ipo_prices(abbr):
         shares, payment, treasury = game.ipo_terms(abbr, price)
         for charter in game.free_charters():
-            stars = corporation_stars(charter, [abbr], treasury).total
             rows.append(
                 {
                     "corporation": charter,
@@ -79,8 +74,7 @@ def ipo_calculator(game) -> dict | None:
                     "bank_shares": shares,
                     "payment": payment,
                     "treasury": treasury,
-                    "stars": stars,
-                    "required": required_stars(price, 2 * shares),
+                    **game.ipo_figures(charter, abbr, price, shares, treasury),
                     "affordable": payment <= owner.cash,
                     "value_before": before,
                     "value_after": owner.cash - payment + shares * price,
@@ -125,15 +119,12 @@ def _corp_figures(game, name):
     corp = game.corps.get(name)
     if corp is None:
         return None
-    inc = corporation_income(name, corp.companies, game.costs())
-    st = star_count(name, corp.companies, corp.cash)
-    need = required_stars(corp.price, corp.issued)
-    move = game.price_move(corp, star_steps(st, need))
+    inc = game.corp_income(name)
+    move, facts, _why = game.adjustment(corp, corp.cash)
     return {
         "income": inc.total,
         "synergies": [list(p) for p in inc.synergies],
-        "stars": st,
-        "required": need,
+        **facts,
         "zero_dividend_price": move.new,
     }
 
@@ -145,7 +136,7 @@ def acquisition(game, corporation: str, company: str, price: int, announced_by: 
     event = {"type": "acquire", "corporation": corporation, "company": company, "price": price}
     if announced_by:
         event["announced_by"] = announced_by
-    c = COMPANIES.get(company)
+    c = game.cards.COMPANIES.get(company)
     out = {
         "event": event,
         "legal": True,
@@ -196,6 +187,7 @@ def must_close(game) -> list[dict]:
     """Players whose money cannot pay their coming negative income, and closings that cover it."""
     out = []
     costs = game.costs()
+    COMPANIES = game.cards.COMPANIES  # noqa: N806
     for name, cash, income in game.players_short():
         p = game.players[name]
         losers = sorted(
@@ -219,7 +211,7 @@ def standings(game) -> list[dict]:
     rows = []
     for name in sorted(game.order, key=lambda p: (-scores[p], game.order.index(p))):
         p = game.players[name]
-        faces = sum(COMPANIES[a].face_value for a in p.companies)
+        faces = sum(game.cards.COMPANIES[a].face_value for a in p.companies)
         shares = sum(n * game.corps[c].price for c, n in p.shares.items())
         rows.append({"player": name, "cash": p.cash, "companies": faces, "shares": shares, "total": scores[name]})
     return rows
@@ -243,23 +235,24 @@ def cost_outlook(game) -> dict:
     now = game.costs()
     draws = 0
     nxt_costs = None
-    for color in COLORS:
+    colors = game.colors
+    for color in colors:
         left = game.deck_left[color]
         if not left:
             continue
         draws += left
-        later = [c for c in COLORS[COLORS.index(color) + 1 :] if game.deck_left[c]]
-        upcoming = COST_BY_TOP[later[0]] if later else COST_BY_TOP["end_front"]
+        later = [c for c in colors[colors.index(color) + 1 :] if game.deck_left[c]]
+        upcoming = game.cost_shown_by(later[0] if later else "end_front")
         if upcoming != now:
             nxt_costs = upcoming
             break
     if nxt_costs is None:
         if game.end_flipped:
             return {"draws": None, "now": now, "next": None, "losing": []}
-        nxt_costs, draws = COST_BY_TOP["end_back"], None  # changes when the end card flips
+        nxt_costs, draws = game.cost_shown_by("end_back"), None  # changes when the end card flips
     losing = []
     for abbr, ent in game.owner.items():
-        c = COMPANIES[abbr]
+        c = game.cards.COMPANIES[abbr]
         if c.income - nxt_costs.get(c.color, 0) < 0 <= c.income - now.get(c.color, 0):
             losing.append({"company": abbr, "owner": ent.name, "income_then": c.income - nxt_costs.get(c.color, 0)})
     return {"draws": draws, "now": now, "next": nxt_costs, "losing": losing}

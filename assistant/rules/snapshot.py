@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from .cards import COLORS
-
 
 class SnapshotMixin:
     @property
@@ -13,24 +11,28 @@ class SnapshotMixin:
             return None
         if self.pending_reveals:
             return {"for": "reveal", "color": self.top_color(), "choices": self.reveal_choices()}
-        phase = self.phase
-        if phase == 1:
+        phase = self.phase_kind
+        if phase == "investment":
             a = self.auction
             if a is not None:
                 return {"player": a.bidders[a.current], "for": "bid", "company": a.company}
             return {"player": self.order[self.actor], "for": "investment"}
-        if phase == 3:
+        if phase == "acquisition":
             if self.intervention is not None:
                 return {"for": "intervention", "company": self.intervention[1], "announced_by": self.intervention[0]}
             return {"for": "acquisition"} if self.phase_open or self.receivers else None
-        if phase == 4:
+        if phase == "closing":
             return {"for": "closing"} if self.phase_open else None
-        if phase in (6, 8, 9) and not self.queue:
+        if phase in ("dividends", "issue", "ipo") and not self.queue:
             return None  # between phases (end-of-phase snapshots)
-        if phase in (6, 8):
+        if phase in ("dividends", "issue"):
             corp = self.corps[self.queue[0]]
-            return {"player": corp.president, "for": "dividend" if phase == 6 else "issue", "corporation": corp.name}
-        if phase == 9:
+            return {
+                "player": corp.president,
+                "for": "dividend" if phase == "dividends" else "issue",
+                "corporation": corp.name,
+            }
+        if phase == "ipo":
             abbr = self.queue[0]
             return {"player": self.owner[abbr].name, "for": "ipo", "company": abbr}
         return None
@@ -46,20 +48,7 @@ class SnapshotMixin:
                 "shares": dict(p.shares),
                 "income": self.player_income(name).total,
             }
-        corps = {}
-        for name, c in self.corps.items():
-            corps[name] = {
-                "cash": c.cash,
-                "share_price": c.price,
-                "companies": list(c.companies),
-                "president": c.president,
-                "issued": c.issued,
-                "bank_shares": c.bank_shares,
-                "unissued": c.unissued,
-                "receivership": c.president is None,
-                "income": self.corp_income(name).total,
-                "stars": self.corp_stars(name).total,
-            }
+        corps = {name: self.corporation_snapshot(name) for name in self.corps}
         snap = {
             "turn": self.turn,
             "phase": self.phase,
@@ -75,7 +64,7 @@ class SnapshotMixin:
             "corporations": corps,
             "offering": {"available": list(self.available), "unavailable": list(self.unavailable)},
             "deck_size": self.deck_size(),
-            "cost_of_ownership": {color: costs.get(color, 0) for color in COLORS},
+            "cost_of_ownership": {color: costs.get(color, 0) for color in self.cards.COLORS},
             "end_card_flipped": self.end_flipped,
         }
         a = self.auction
@@ -89,3 +78,18 @@ class SnapshotMixin:
         if self.final is not None:
             snap["final"] = self.final
         return snap
+
+    def corporation_snapshot(self, name: str) -> dict:
+        c = self.corps[name]
+        return {
+            "cash": c.cash,
+            "share_price": c.price,
+            "companies": list(c.companies),
+            "president": c.president,
+            "issued": c.issued,
+            "bank_shares": c.bank_shares,
+            "unissued": c.unissued,
+            "receivership": c.president is None,
+            "income": self.corp_income(name).total,
+            "stars": self.corp_stars(name).total,
+        }

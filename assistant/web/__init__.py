@@ -6,8 +6,10 @@ import os
 
 from flask import Flask
 
+from assistant import dbcheck
 from assistant.store import Store
 from assistant.web import csrf, errors, headers, secret, templating
+from assistant.web.hosts import HostCheck
 from assistant.web.paths import STATIC, TEMPLATES
 from assistant.web.poll import FastPoll
 from assistant.web.rendered import RenderedCache
@@ -42,6 +44,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["DATABASE"] = str(app.config["DATABASE"])
     db_dir = os.path.dirname(os.path.abspath(app.config["DATABASE"]))
     os.makedirs(db_dir, exist_ok=True)
+    if app.config.get("DATABASE_CHECK"):  # serve: refuse a damaged or unexpectedly empty file (DamagedDatabase)
+        app.extensions["rss_db_report"] = dbcheck.check_before_start(
+            app.config["DATABASE"], app.instance_path, named=bool(app.config.get("DATABASE_NAMED"))
+        )
     secret.configure(app)
 
     app.extensions["rss_store"] = Store(app.config["DATABASE"])
@@ -59,6 +65,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     templating.init_app(app)
     headers.init_app(app)
     errors.init_app(app)
+    app.wsgi_app = HostCheck(app.wsgi_app)  # a malformed Host is a 400 before Flask binds its URLs
     return app
 
 

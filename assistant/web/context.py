@@ -2,29 +2,47 @@
 
 from __future__ import annotations
 
+import json
 from functools import cached_property
 
 from flask import abort, session
 
-from assistant.rules import explain, preview
+from assistant.rules import explain, preview, rulesets
 from assistant.store import NotFound
 from assistant.web import cards, labels, lan, menu
 
 HISTORY_SHORT = 30
 SEATS_KEY = "seats"
+# The seat cookie keeps the most recent seats only: a browser drops a cookie over 4 KB (and with it
+# every seat and the form token), so an unbounded list stops "I am ..." after about 130 games.
+SEATS_MAX = 20
+SEATS_CHARS = 1500  # and never more than this much JSON, whatever the names' lengths
+
+
+def _seats() -> list[tuple[str, str]]:
+    """The phone's seats, oldest first (an older cookie kept a dict: taken over as it is)."""
+    raw = session.get(SEATS_KEY)
+    if isinstance(raw, dict):
+        raw = list(raw.items())
+    out = []
+    for pair in raw if isinstance(raw, list) else []:
+        if isinstance(pair, (list, tuple)) and len(pair) == 2 and all(isinstance(x, str) for x in pair):
+            out.append((pair[0], pair[1]))
+    return out
 
 
 def seat_of(gid: str) -> str | None:
-    return (session.get(SEATS_KEY) or {}).get(gid)
+    return next((player for g, player in _seats() if g == gid), None)
 
 
 def set_seat(gid: str, player: str | None) -> None:
-    seats = dict(session.get(SEATS_KEY) or {})
+    seats = [(g, p) for g, p in _seats() if g != gid]
     if player:
-        seats[gid] = player
-    else:
-        seats.pop(gid, None)
-    session[SEATS_KEY] = seats
+        seats.append((gid, player))
+    seats = seats[-SEATS_MAX:]
+    while len(seats) > 1 and len(json.dumps(seats)) > SEATS_CHARS:
+        seats.pop(0)
+    session[SEATS_KEY] = [list(pair) for pair in seats]
     session.permanent = True
 
 
@@ -49,6 +67,8 @@ class TableView:
         self.store = store
         self.gid = gid
         self.seq, self.game = store.state(gid)
+        self.ruleset = rulesets.of(self.game)  # names, colours and phases of this game
+        labels.use_ruleset(self.ruleset)
         self.error = error
         self.attempted = attempted  # the refused event, to show the refusal at its form
         self.stale = stale
@@ -56,6 +76,11 @@ class TableView:
         self.full_history = full_history
 
     # -- engine views -----------------------------------------------------------------
+    @cached_property
+    def colors(self) -> list[str]:
+        """The company colours in this game's deck, in deck order (classic short game: no purple)."""
+        return list(getattr(self.game, "colors", None) or labels.colors(self.ruleset))
+
     @cached_property
     def snap(self) -> dict:
         return self.game.snapshot()
@@ -79,7 +104,7 @@ class TableView:
 
     @property
     def phase_name(self) -> str:
-        return labels.phase_name(self.phase)
+        return self.ruleset.phase_name(self.phase)
 
     @cached_property
     def next_text(self) -> str:
@@ -91,6 +116,18 @@ class TableView:
             who = " and ".join(f"{name} (money {cash}, income {income})" for name, cash, income in self.short)
             return f"{who} must close companies first; then “phase done”"
         return labels.next_text(self.next)
+
+    def phase_of(self, kind: str) -> int | None:
+        """The number of a kind of phase in this game's turn (Stars: closing 4; classic: closing 7)."""
+        try:
+            return self.game.phase_no(kind)
+        except (AttributeError, ValueError):
+            return None
+
+    @property
+    def offering_phase(self) -> int | None:
+        """The phase in which drawn companies become available (Stars: wrap-up 2; classic: 5)."""
+        return self.phase_of("wrap_up") or self.phase_of("foreign_investor")
 
     @cached_property
     def short(self) -> list[tuple]:
@@ -109,7 +146,7 @@ class TableView:
             return None
         parts = [f"{name} has {cash} and a coming income of {income}" for name, cash, income in self.short]
         return (
-            "Phase 4 cannot end yet: "
+            f"Phase {self.phase_of('closing')} cannot end yet: "
             + "; ".join(parts)
             + ". A player must be able to pay a negative income: close companies until it is covered."
         )
@@ -169,14 +206,17 @@ class TableView:
         corps = self.snap.get("corporations") or {}
         rows = []
         for name, c in corps.items():
-            row = dict(c, name=name, short=labels.CORPORATION_SHORT.get(name, name[:3].upper()))
+            row = dict(c, name=name, short=self.ruleset.short(name))
             row["companies"] = self.sorted_companies(c.get("companies") or [])
-            row["required_stars"] = cards.required_stars(c.get("share_price"), c.get("issued"))
             row["income_why"] = self._explain(explain.income, name)
-            stars = self._explain(explain.stars, name)
-            if stars:
-                row["stars_why"] = stars
-                row["required_stars"] = stars.get("required", row["required_stars"])
+            if "stars" in c:  # Stars and v2.2: the price follows stars against required
+                row["required_stars"] = cards.required_stars(c.get("share_price"), c.get("issued"), self.ruleset)
+                stars = self._explain(explain.stars, name)
+                if stars:
+                    row["stars_why"] = stars
+                    row["required_stars"] = stars.get("required", row["required_stars"])
+            if "book_value" in c:  # classic: the price follows the book value
+                row["book_value_why"] = self._explain(explain.book_value, name)
             row["player_shares"] = {
                 p: n for p, d in (self.snap.get("players") or {}).items() if (n := (d.get("shares") or {}).get(name))
             }
@@ -226,7 +266,7 @@ class TableView:
 
     def sorted_companies(self, companies: list[str]) -> list[dict]:
         """Companies by face value (highest first), with colour, for display."""
-        rows = [cards.company(c) for c in companies]
+        rows = [cards.company(c, self.ruleset) for c in companies]
         rows.sort(key=lambda r: (-(r["face_value"] or 0), r["abbr"]))
         return rows
 
@@ -244,7 +284,7 @@ class TableView:
     def deck_colors(self) -> list[tuple[str, int]]:
         """Cards left per colour (colours with none left are left out)."""
         per = cards.deck_left(self.game)
-        return [(c, per[c]) for c in labels.COLORS if per.get(c)]
+        return [(c, per[c]) for c in self.colors if per.get(c)]
 
     @cached_property
     def price_row(self) -> list[dict]:
@@ -255,13 +295,12 @@ class TableView:
             on: dict = {}
             for c in self.corporations:
                 on.setdefault(c.get("share_price"), []).append(c["name"])
-            row = [{"price": p, "holders": on.get(p, [])} for p in cards.price_row()]
+            row = [{"price": p, "holders": on.get(p, [])} for p in cards.price_row(self.ruleset)]
         return [
             {
                 "price": cell["price"],
                 "corporations": [
-                    by_name.get(n) or {"name": n, "short": labels.CORPORATION_SHORT.get(n, n[:3])}
-                    for n in cell.get("holders") or []
+                    by_name.get(n) or {"name": n, "short": self.ruleset.short(n)} for n in cell.get("holders") or []
                 ],
             }
             for cell in row
@@ -270,13 +309,13 @@ class TableView:
     @cached_property
     def cost_of_ownership(self) -> list[tuple[str, int]]:
         cost = self.snap.get("cost_of_ownership") or {}
-        return [(c, cost.get(c, 0)) for c in labels.COLORS]
+        return [(c, cost.get(c, 0)) for c in self.colors]
 
     @cached_property
     def outlook(self) -> dict:
         """What comes next on the deck: the colour on top, and the cost of ownership once it runs out."""
         left = cards.deck_left(self.game) or {}
-        order = [c for c in labels.COLORS if left.get(c)]
+        order = [c for c in self.colors if left.get(c)]
         top = order[0] if order else None
         after = order[1] if len(order) > 1 else None
         out = {
@@ -289,16 +328,16 @@ class TableView:
         }
         if top:
             key = after or ("end_back" if self.snap.get("end_card_flipped") else "end_front")
-            costs = cards.costs_with_top(key)
+            costs = self.game.cost_shown_by(key)
             if costs is not None:
                 now = {c: n for c, n in (self.snap.get("cost_of_ownership") or {}).items() if n}
-                out["after_costs"] = [(c, costs.get(c, 0)) for c in labels.COLORS if costs.get(c)]
+                out["after_costs"] = [(c, costs.get(c, 0)) for c in self.colors if costs.get(c)]
                 out["same"] = costs == now
         change = self._explain(preview.cost_outlook)
         if change and change.get("next") is not None:
             out["changes"] = {
                 "draws": change.get("draws"),
-                "costs": [(c, change["next"].get(c, 0)) for c in labels.COLORS if change["next"].get(c)],
+                "costs": [(c, change["next"].get(c, 0)) for c in self.colors if change["next"].get(c)],
                 "losing": change.get("losing") or [],
             }
         return out

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import BadRequest, Conflict, HTTPException, InternalServerError
+import os
+import sqlite3
+
+from flask import Flask, Response, current_app, jsonify, render_template, request
+from werkzeug.exceptions import BadRequest, Conflict, HTTPException, InternalServerError, ServiceUnavailable
 
 from assistant.store import Unreplayable
 
@@ -19,7 +22,10 @@ def _handle(err: HTTPException):
     message = err.description or err.name
     if wants_json():
         return jsonify({"error": message, "status": err.code}), err.code
-    return render_template("error.html", code=err.code, title=err.name, message=message), err.code
+    try:
+        return render_template("error.html", code=err.code, title=err.name, message=message), err.code
+    except Exception:  # the error page itself cannot be built (e.g. no URL adapter): say it in plain text
+        return Response(f"{err.code} {err.name}: {message}\n", err.code, mimetype="text/plain")
 
 
 def _unexpected(err: Exception):
@@ -38,7 +44,48 @@ def _unreplayable(err: Unreplayable):
     return _handle(Conflict(description=message))
 
 
+DAMAGED = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
+
+
+class DatabaseDamaged(ServiceUnavailable):
+    name = "The database is damaged"
+
+
+def _emptied(path) -> bool:
+    try:
+        return bool(path) and os.path.getsize(path) == 0
+    except OSError:
+        return False
+
+
+def _database(err: sqlite3.DatabaseError):
+    """SQLite failed under a request: a damaged file says so (503), never "Something went wrong"."""
+    damaged = (
+        not isinstance(err, sqlite3.OperationalError)
+        or getattr(err, "sqlite_errorname", "") in DAMAGED
+        or str(err).startswith("no such table")  # the file was emptied or replaced under the server
+        or str(err).startswith("Could not decode to UTF-8")  # garbage inside a row
+    )
+    detail = str(err)
+    if _emptied(current_app.config.get("DATABASE")):  # a write to an emptied file waits, then "locked"
+        damaged, detail = True, "the file is empty (0 bytes)"
+    if damaged:
+        message = (
+            f"The database is damaged ({detail}): the games cannot be read or saved until it is restored. "
+            'Stop the server, check the file with "python -m assistant check-db" and restore a backup '
+            '(README: "A damaged database file").'
+        )
+    else:
+        message = f"The database cannot be used right now ({err}). Try again in a moment."
+    current_app.logger.error(
+        "database %s on %s %r: %s", "damaged" if damaged else "error", request.method, request.path[:200], err
+    )
+    error = DatabaseDamaged(description=message) if damaged else ServiceUnavailable(description=message)
+    return _handle(error)
+
+
 def init_app(app: Flask) -> None:
+    app.register_error_handler(sqlite3.DatabaseError, _database)
     app.register_error_handler(Unreplayable, _unreplayable)
     app.register_error_handler(RecursionError, _too_deep)
     app.register_error_handler(HTTPException, _handle)

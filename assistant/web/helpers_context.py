@@ -7,8 +7,7 @@ the event is entered.  This module groups, labels and orders those figures for a
 
 from __future__ import annotations
 
-from assistant.rules import RuleError, explain, preview, rulebook
-from assistant.rules.cards import COMPANIES
+from assistant.rules import RuleError, explain, preview, rulesets
 from assistant.web import labels
 
 FOREIGN_INVESTOR = "foreign_investor"  # the entity name explain.income() uses
@@ -19,7 +18,6 @@ EFFECTS = {
     "keep": ("=", "price stays"),
     "drop": ("▼", "price drops"),
     "bankrupt": ("✖", "bankrupt"),
-    "75": ("★", "reaches 75: the game ends in phase 7"),
 }
 
 WHY_KINDS = ("income", "stars", "price", "share_price", "dividend_limit", "score")
@@ -35,7 +33,13 @@ class HelperError(Exception):
 
 
 def short(corp: str) -> str:
-    return labels.CORPORATION_SHORT.get(corp, corp[:3].upper())
+    """The short label of a corporation in the ruleset of the game shown."""
+    return labels.corporation_short(corp)
+
+
+def companies_of(game) -> dict:
+    """The company cards of the game's ruleset: abbreviation -> card."""
+    return rulesets.of(game).cards.COMPANIES
 
 
 def refusal_rule(game, event: dict) -> str | None:
@@ -50,15 +54,15 @@ def refusal_rule(game, event: dict) -> str | None:
 def rule_title(anchor: str | None) -> str | None:
     if not anchor:
         return None
-    sec = rulebook.section(anchor)
+    sec = labels.current_ruleset().rule_section(anchor)
     return sec["title"] if sec else None
 
 
 # ------------------------------------------------------------------ the rules page
-def rules_groups() -> list[dict]:
-    """The canonical rules in their groups, each section with its anchor and paragraphs."""
+def rules_groups(ruleset: rulesets.Ruleset) -> list[dict]:
+    """The ruleset's rules in their groups, each section with its anchor and paragraphs."""
     groups: list[dict] = []
-    for sec in rulebook.sections():
+    for sec in ruleset.rules_sections():
         if not groups or groups[-1]["title"] != sec["group"]:
             groups.append({"title": sec["group"], "sections": []})
         paragraphs = [p.strip() for p in str(sec["text"]).split("\n") if p.strip()]
@@ -97,6 +101,15 @@ def need_int(value, what: str, lo: int = 0, hi: int | None = None) -> int:
 
 
 # ------------------------------------------------------------------ dividend chart
+def _effect(game, effect: str) -> tuple[str, str]:
+    """Mark and words of a dividend's effect; reaching the top card ends the game (Stars: 75,
+    in phase 7; classic: 100, in phase 10)."""
+    top = str(game.cards.TOP_PRICE)
+    if effect == top:
+        return "★", f"reaches {top}: the game ends in phase {game.phase_no(game.END_PHASE)}"
+    return EFFECTS.get(effect, ("", effect))
+
+
 def dividend(game) -> dict | None:
     chart = preview.dividend_chart(game)
     if chart is None:
@@ -106,7 +119,7 @@ def dividend(game) -> dict | None:
     order = list(game.order)
     rows = []
     for r in chart["rows"]:
-        mark, text = EFFECTS.get(r["effect"], ("", r["effect"]))
+        mark, text = _effect(game, r["effect"])
         payouts = sorted(
             r["payouts"].items(), key=lambda kv: (kv[0] == "Bank", order.index(kv[0]) if kv[0] in order else 99)
         )
@@ -117,7 +130,7 @@ def dividend(game) -> dict | None:
                 effect_text=text,
                 paid=r["amount"] * chart["issued"],
                 payout_list=payouts,
-                diff=r["stars"] - r["required"],
+                diff=r["stars"] - r["required"] if "stars" in r else None,  # classic: book value instead
             )
         )
     limit = explain.dividend_limit(game, name)
@@ -146,7 +159,8 @@ def ipo(game) -> dict | None:
                 "bank_shares": r["bank_shares"],
                 "payment": r["payment"],
                 "treasury": r["treasury"],
-                "required": r["required"],
+                "required": r.get("required"),
+                "book_value": r.get("book_value"),
                 "affordable": r["affordable"],
                 "value_before": r["value_before"],
                 "value_after": r["value_after"],
@@ -157,15 +171,15 @@ def ipo(game) -> dict | None:
             {
                 "corporation": r["corporation"],
                 "short": short(r["corporation"]),
-                "stars": r["stars"],
-                "diff": r["stars"] - r["required"],
+                "stars": r.get("stars"),
+                "diff": r["stars"] - r["required"] if "stars" in r else None,
             }
         )
     prices = sorted(by_price.values(), key=lambda g: g["price"])
     for g in prices:
-        stars = {c["stars"] for c in g["charters"]}
+        stars = {c["stars"] for c in g["charters"] if c["stars"] is not None}
         g["stars_min"], g["stars_max"] = (min(stars), max(stars)) if stars else (0, 0)
-    company = COMPANIES[calc["company"]]
+    company = companies_of(game)[calc["company"]]
     return dict(
         calc,
         prices=prices,
@@ -197,20 +211,21 @@ def acquisition_choices(game, menu: list[dict]) -> dict:
     """What the what-if form offers: buyers and companies of the menu, plus every company owned."""
     buyers = [m["corporation"] for m in menu if m.get("type") == "acquire"]
     corps = list(dict.fromkeys(buyers)) or [c for c in game.corps if game.corps[c].president is not None]
-    companies = sorted(game.owner, key=lambda a: (-COMPANIES[a].face_value, a))
+    cards = companies_of(game)
+    companies = sorted(game.owner, key=lambda a: (-cards[a].face_value, a))
     spans = {}
     for m in menu:
         if m.get("type") == "acquire" and not m.get("announced_by"):
             spans[(m["corporation"], m["company"])] = (m["min"], m["max"])
     return {
         "corporations": corps,
-        "companies": [{"abbr": a, "color": COMPANIES[a].color, "owner": game.owner[a].name} for a in companies],
+        "companies": [{"abbr": a, "color": cards[a].color, "owner": game.owner[a].name} for a in companies],
         "spans": spans,
     }
 
 
 def _company_line(game, abbr: str) -> dict:
-    c = COMPANIES[abbr]
+    c = companies_of(game)[abbr]
     cost = game.costs().get(c.color, 0)
     return {
         "abbr": abbr,
@@ -245,7 +260,8 @@ def acquisition(game, corporation: str, company: str, price: int) -> dict:
     for name, eff in out["effects"].items():
         eff["short"] = short(name)
         eff["income_diff"] = eff["after"]["income"] - eff["before"]["income"]
-        eff["stars_diff"] = eff["after"]["stars"] - eff["before"]["stars"]
+        if "stars" in eff["after"]:
+            eff["stars_diff"] = eff["after"]["stars"] - eff["before"]["stars"]
         eff["price"] = game.corps[name].price
     return out
 
@@ -263,7 +279,8 @@ def closing(game, company: str) -> dict:
         return out
     out["income_diff"] = out["after"]["income"] - out["before"]["income"]
     if owner.kind == "corporation":
-        out["stars_diff"] = out["after"]["stars"] - out["before"]["stars"]
+        if "stars" in out["after"]:
+            out["stars_diff"] = out["after"]["stars"] - out["before"]["stars"]
         out["cash_before"] = game.corps[owner.name].cash
         out["price"] = game.corps[owner.name].price
     else:
@@ -319,13 +336,13 @@ def banker_lines(game, n: int, recent: int = 3) -> list[str] | None:
 
 def outlook(game) -> dict:
     out = preview.cost_outlook(game)
-    colors = labels.COLORS
+    colors = list(getattr(game, "colors", None) or labels.colors(rulesets.of(game)))
     out["table"] = [
         {"color": c, "now": out["now"].get(c, 0), "next": None if out["next"] is None else out["next"].get(c, 0)}
         for c in colors
     ]
     for row in out["losing"]:
-        row["color"] = COMPANIES[row["company"]].color
+        row["color"] = companies_of(game)[row["company"]].color
     out["deck_size"] = game.deck_size()
     out["end_flipped"] = game.end_flipped
     return out

@@ -1,34 +1,56 @@
-"""Words and symbols for the screen (presentation only; the rules live in the engine)."""
+"""Words and symbols for the screen (presentation only; the rules live in the engine).
+
+Names of corporations, phases and colours belong to the game's ruleset
+(``assistant.rules.rulesets``): the table views put it on ``flask.g`` (``use_ruleset``) and
+everything here reads it from there, Rolling Stock Stars when no game is being shown.
+"""
 
 from __future__ import annotations
 
-from assistant.rules import PHASE_NAMES
-from assistant.rules.cards import COLORS as CARD_COLORS
-from assistant.rules.cards import COMPANIES
+from flask import g, has_app_context
 
-COLORS = list(CARD_COLORS)
+from assistant.rules import rulesets
+
 # Every colour is shown with a shape and a letter too (colour-blind players).
-COLOR_MARKS = {"red": ("●", "R"), "orange": ("▲", "O"), "yellow": ("■", "Y"), "green": ("◆", "G"), "blue": ("★", "B")}
-
-CORPORATION_SHORT = {
-    "Prussian Railway": "PRU",
-    "Overseas Trading": "OVS",
-    "Stars, Inc.": "STA",
-    "Doppler AG": "DOP",
-    "Vintage Machinery": "VIN",
-    "Stock Masters": "STM",
-    "Junkyard Scrappers": "JUN",
-    "Synergistic": "SYN",
+COLOR_MARKS = {
+    "red": ("●", "R"),
+    "orange": ("▲", "O"),
+    "yellow": ("■", "Y"),
+    "green": ("◆", "G"),
+    "blue": ("★", "B"),
+    "purple": ("✚", "P"),
 }
 
 
-def company_color(abbr: str) -> str:
-    company = COMPANIES.get(abbr)
+def use_ruleset(ruleset: rulesets.Ruleset) -> None:
+    """The ruleset of the game this request shows (for the labels of its templates)."""
+    g.rss_ruleset = ruleset
+
+
+def current_ruleset() -> rulesets.Ruleset:
+    if has_app_context():
+        ruleset = g.get("rss_ruleset")
+        if ruleset is not None:
+            return ruleset
+    return rulesets.STARS
+
+
+def colors(ruleset: rulesets.Ruleset | None = None) -> list[str]:
+    """The company colours of the ruleset, in deck order."""
+    return list((ruleset or current_ruleset()).cards.COLORS)
+
+
+def company_color(abbr: str, ruleset: rulesets.Ruleset | None = None) -> str:
+    company = (ruleset or current_ruleset()).cards.COMPANIES.get(abbr)
     return company.color if company else "unknown"
 
 
-def phase_name(phase) -> str:
-    return PHASE_NAMES.get(phase, "")
+def corporation_short(name: str, ruleset: rulesets.Ruleset | None = None) -> str:
+    return (ruleset or current_ruleset()).short(name)
+
+
+def phase_name(phase, ruleset: rulesets.Ruleset | None = None) -> str:
+    return (ruleset or current_ruleset()).phase_name(phase)
 
 
 def next_text(nxt: dict | None) -> str:

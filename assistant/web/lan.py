@@ -10,6 +10,7 @@ import qrcode
 import qrcode.image.svg
 from flask import current_app, request, url_for
 from markupsafe import Markup
+from qrcode.exceptions import DataOverflowError
 
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "0.0.0.0", "::", "ip6-localhost"}
 
@@ -67,7 +68,10 @@ def _split_host(host: str) -> tuple[str, str]:
 @lru_cache(maxsize=256)
 def qr_svg(text: str) -> Markup:
     """The QR code of ``text`` as inline SVG (a pure function of the text, so it is cached)."""
-    img = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    try:
+        img = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    except DataOverflowError:  # longer than a QR code holds (about 2.9 kB): the link below it still works
+        return Markup('<p class="qr-missing">This link is too long for a QR code: open it by hand.</p>')
     svg = img.to_string(encoding="unicode")
     if svg.startswith("<?xml"):
         svg = svg.split("?>", 1)[1]

@@ -25,6 +25,7 @@ EVENT_FIELDS = {
     "dividend": ("corporation", "amount"),
     "issue": ("corporation",),
     "skip_issue": ("corporation",),
+    "redeem": ("corporation",),
     "ipo": ("company", "corporation", "price"),
     "skip_ipo": ("company",),
 }
@@ -112,7 +113,7 @@ def build(menu: list[dict], snapshot: dict) -> list[ActionGroup]:
     """Group the menu into titled forms, in menu order."""
     groups: dict[str, ActionGroup] = {}
     for item in menu:
-        for title, form in _forms(item, snapshot) + _interventions(item, menu):
+        for title, form in _forms(item, snapshot):
             group = groups.setdefault(title, ActionGroup(title, actor=form.actor))
             if group.actor != form.actor:
                 group.actor = None
@@ -185,9 +186,14 @@ def _acquire(item, snap):
     seller = item.get("seller") or "its owner"
     hidden = _hidden(item, ["corporation", "company", "announced_by"])
     lo, hi = item["min"], item["max"]
-    if item.get("announced_by"):
-        title = f"Intervention in {item['announced_by']}'s purchase of {company}"
+    announcer = item.get("announced_by")
+    if announcer and (snap.get("next") or {}).get("for") == "intervention":
+        title = f"Intervention in {announcer}'s purchase of {company}"
         label = f"{corp} intervenes: buys {company} for {lo}"
+    elif announcer:  # an intervention, offered next to the announcer's own purchase
+        president = ((snap.get("corporations") or {}).get(announcer) or {}).get("president")
+        title = f"{announcer}: acquisitions (president {president or 'receiver'})"
+        label = f"{corp} intervenes when {announcer} announces {company}: buys it for {lo}"
     else:
         title = f"{corp}: acquisitions (president {item.get('president') or 'receiver'})"
         label = f"{corp} buys {company} from {seller}" + (f" for {lo}" if lo == hi else "")
@@ -202,46 +208,6 @@ def _acquire(item, snap):
             actor=item.get("president"),
         )
     return [(title, form)]
-
-
-def _interventions(item: dict, menu: list[dict]):
-    """For a purchase from the foreign investor: the corporations that may intervene in it.
-
-    An intervener pays its own fixed price: the one of its own menu item for that company.
-    """
-    if item.get("type") != "acquire" or not item.get("may_intervene"):
-        return []
-    out = []
-    for other in item["may_intervene"]:
-        own = next(
-            (
-                m
-                for m in menu
-                if m.get("type") == "acquire"
-                and m.get("corporation") == other
-                and m.get("company") == item["company"]
-                and not m.get("announced_by")
-            ),
-            None,
-        )
-        if own is None:
-            continue
-        price = own["min"]
-        hidden = {
-            "type": "acquire",
-            "corporation": other,
-            "company": item["company"],
-            "price": price,
-            "announced_by": item["corporation"],
-        }
-        label = f"{other} intervenes when {item['corporation']} announces {item['company']}: buys it for {price}"
-        out.append(
-            (
-                f"{item['corporation']}: acquisitions (president {item.get('president') or 'receiver'})",
-                ActionForm(hidden, [Button(label, color=company_color(item["company"]))], actor=own.get("president")),
-            )
-        )
-    return out
 
 
 def _no_intervention(item, snap):
@@ -300,6 +266,8 @@ def _issue(item, snap):
     corp = item["corporation"]
     if item["type"] == "issue":
         label = f"Issue a {corp} share (the treasury receives {item.get('price')})"
+    elif item["type"] == "redeem":  # classic's share redemption variant
+        label = f"Redeem a {corp} share from the bank (the treasury pays {item.get('price')})"
     else:
         label = f"Do not issue a {corp} share"
     return [
@@ -374,7 +342,7 @@ def _same_terms(a: dict, b: dict) -> bool:
 
 
 def _charter_ability(name: str) -> str:
-    return cards.corporation_ability(name)
+    return cards.corporation_ability(name)  # of the ruleset of the game shown
 
 
 def _skip_ipo(item, snap):
@@ -401,6 +369,7 @@ _MAKERS = {
     "dividend": _dividend,
     "issue": _issue,
     "skip_issue": _issue,
+    "redeem": _issue,
     "ipo": _ipo,
     "skip_ipo": _skip_ipo,
 }

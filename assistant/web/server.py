@@ -24,6 +24,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from assistant.dbcheck import DamagedDatabase
 from assistant.web import MAX_BODY, create_app
 from assistant.web.lan import lan_ip
 
@@ -134,9 +135,11 @@ class WholeBody:
                 close()
 
 
-def served_app(db: str | None = None):
-    """The Flask app (never in debug mode) behind the body limit."""
-    app = create_app({"DATABASE": db} if db else None)
+def served_app(db: str | None = None, check: bool = False):
+    """The Flask app (never in debug mode) behind the body limit.  ``check``: the database checks
+    before start (done once, by the server process, before any worker starts)."""
+    config = {"DATABASE_CHECK": True, "DATABASE_NAMED": bool(db)} if check else {}
+    app = create_app(config | ({"DATABASE": db} if db else {}) or None)
     app.debug = False
     return BodyLimit(WholeBody(app)), app
 
@@ -270,8 +273,12 @@ def main(
     threads: int | None = None,
 ) -> int:
     s = settings(host, port, db, workers, threads)
-    # Set up once here (schema, WAL, the secret key file) before any worker starts.
-    wsgi, app = served_app(s.db)
+    # Set up once here (database checks, schema, WAL, the secret key file) before any worker starts.
+    try:
+        wsgi, app = served_app(s.db, check=True)
+    except DamagedDatabase as err:
+        print(err.message, file=sys.stderr, flush=True)
+        return 2
     database = app.config["DATABASE"]
     shown = lan_ip() if s.host in ("0.0.0.0", "::", "") else s.host
     print(
@@ -280,7 +287,7 @@ def main(
         flush=True,
     )
     where = f"{s.workers} worker process(es) x {s.threads} threads" if s.server == "granian" else "one process"
-    print(f"Database: {database}  ({s.server}, {where})", flush=True)
+    print(f"Database: {app.extensions['rss_db_report'].summary()}  ({s.server}, {where})", flush=True)
     if s.server == "waitress":
         run_waitress(s, wsgi)
         return 0

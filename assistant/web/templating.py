@@ -6,7 +6,7 @@ import secrets
 
 from flask import Flask
 
-from assistant.web.labels import COLOR_MARKS, company_color
+from assistant.web.labels import COLOR_MARKS, company_color, current_ruleset
 
 
 def color_mark(color: str) -> str:
@@ -20,4 +20,6 @@ def new_token() -> str:
 
 
 def init_app(app: Flask) -> None:
-    app.jinja_env.globals.update(color_mark=color_mark, company_color=company_color, new_token=new_token)
+    app.jinja_env.globals.update(
+        color_mark=color_mark, company_color=company_color, current_ruleset=current_ruleset, new_token=new_token
+    )

@@ -100,8 +100,9 @@ class Server:
     """``python -m assistant serve`` on a free loopback port, on a given database file (two worker
     processes unless RSS_WORKERS says otherwise)."""
 
-    def __init__(self, db: Path, workdir: Path):
+    def __init__(self, db: Path, workdir: Path, env: dict | None = None):
         self.db, self.workdir = Path(db), Path(workdir)
+        self.extra_env = dict(env or {})  # set in the server's environment (e.g. FLASK_DEBUG)
         self.proc = None
         self.port = None
 
@@ -119,6 +120,7 @@ class Server:
         )
         env.setdefault("RSS_WORKERS", "2")  # several worker processes, whatever the machine has
         env.pop("FLASK_DEBUG", None)
+        env.update(self.extra_env)
         cmd = [
             sys.executable,
             "-m",
@@ -175,8 +177,8 @@ class Server:
 def server_factory(tmp_path):
     servers: list[Server] = []
 
-    def start(db=None) -> Server:
-        srv = Server(db or tmp_path / "served.sqlite3", tmp_path).start()
+    def start(db=None, env=None) -> Server:
+        srv = Server(db or tmp_path / "served.sqlite3", tmp_path, env).start()
         servers.append(srv)
         return srv
 

@@ -48,23 +48,32 @@ def test_readme_backup_commands_give_a_consistent_copy_during_writes(server_fact
     gid = import_game(Http(srv.base), header(data))
     stop = threading.Event()
     acked = []
+    failures: list[BaseException] = []  # the writer's errors, re-raised in the test's thread
 
     def writer():
         phone = Http(srv.base)
         seq = 0
-        while not stop.is_set() and seq < len(events):
-            status, body = phone.json("POST", f"/games/{gid}/events", {"seq": seq, "event": events[seq]})
-            assert status == 200, body
-            seq = body["seq"]
-            acked.append(seq)
-        phone.close()
+        try:
+            while not stop.is_set() and seq < len(events):
+                status, body = phone.json("POST", f"/games/{gid}/events", {"seq": seq, "event": events[seq]})
+                assert status == 200, body
+                seq = body["seq"]
+                acked.append(seq)
+        except BaseException as err:  # noqa: BLE001 - re-raised below
+            failures.append(err)
+        finally:
+            phone.close()
+            stop.set()
 
     thread = threading.Thread(target=writer)
     thread.start()
     backups = []
     try:
-        while len(acked) < 20:
+        while len(acked) < 20 and not stop.is_set():
             stop.wait(0.01)
+        if failures:
+            raise failures[0]
+        assert len(acked) >= 20, "the writer stopped before 20 events"
         for n, command in enumerate(commands):
             if command.startswith("sqlite3") and not shutil.which("sqlite3"):
                 continue
@@ -79,6 +88,9 @@ def test_readme_backup_commands_give_a_consistent_copy_during_writes(server_fact
     finally:
         stop.set()
         thread.join(timeout=30)
+    assert not thread.is_alive()
+    if failures:
+        raise failures[0]
     assert backups, "no backup command could run"
 
     for path, at_least in backups:

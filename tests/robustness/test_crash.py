@@ -7,6 +7,7 @@ the file directly and restart.
 
 from __future__ import annotations
 
+import http.client
 import random
 import sqlite3
 import threading
@@ -45,8 +46,10 @@ def test_acknowledged_events_survive_kill_9(server_factory, tmp_path):
         start = (len(rows), len([e for e in serial_replay(info, rows).events]))
 
         done = threading.Event()
+        killed = threading.Event()  # set just before the kill: only then may a request fail
+        failures: list[BaseException] = []
 
-        def submit(seq: int, k: int, srv=srv, done=done, rnd=rnd, gid=gid) -> None:
+        def submit(seq: int, k: int, srv=srv, done=done, killed=killed, rnd=rnd, gid=gid, failures=failures) -> None:
             phone = Http(srv.base, timeout=10)
             n = 0
             try:
@@ -62,18 +65,26 @@ def test_acknowledged_events_survive_kill_9(server_factory, tmp_path):
                     seq = body["seq"]
                     acked[seq] = (token, event)
                     k += -1 if undo else 1
-            except (OSError, ValueError):
-                pass  # the server died under us: the answer never came, nothing is acknowledged
+            except (OSError, http.client.HTTPException) as err:
+                # the server died under us: the answer never came, nothing is acknowledged;
+                # before the kill, a broken connection is a failure
+                if not killed.is_set():
+                    failures.append(err)
+            except BaseException as err:  # noqa: BLE001 - re-raised in the test's thread below
+                failures.append(err)  # a refused event, a 500 page that is not JSON, ...
             finally:
                 phone.close()
 
         writer = threading.Thread(target=submit, args=start)
         writer.start()
         time.sleep(rng.uniform(0.05, 0.6))
+        killed.set()
         srv.kill()
         done.set()
         writer.join(timeout=30)
         assert not writer.is_alive()
+        if failures:
+            raise failures[0]
 
         conn = sqlite3.connect(db)
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

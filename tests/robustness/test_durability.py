@@ -157,10 +157,28 @@ def test_web_answers_agree_after_the_catch_up(app, client, tmp_path):
     gid = client.post(
         "/games/import", json={"format": "rss-table-transcript", "version": 1, "players": PLAYERS, "events": []}
     ).get_json()["id"]
+    assert snapshot_and_seq(client, gid)["seq"] == 0  # this app has read (and cached) the game
+    client.get(f"/games/{gid}")
     other = Store(app.config["DATABASE"])  # e.g. a second server process on the same file
     for seq in range(3):
         other.append(gid, seq, {"type": "reveal", "company": other.state(gid)[1].next["choices"][0]})
-    assert snapshot_and_seq(client, gid)["seq"] == 3
+    _, theirs = other.state(gid)
+    # every answer of this app shows the other writer's events
+    shown = snapshot_and_seq(client, gid)
+    assert shown.pop("seq") == 3 and shown == theirs.snapshot()
+    assert client.get(f"/games/{gid}/version?seq=0").status_code != 204  # a phone at seq 0 hears of it
+    history = client.get(f"/games/{gid}/c/history").get_data(as_text=True)
+    for entry in theirs.journal:
+        assert entry["text"] in history
+    first = theirs.next["player"]
+    panel = client.get(f"/games/{gid}/c/actions").get_data(as_text=True)
+    assert 'name="seq" value="3"' in panel and f'name="e.player" value="{first}"' in panel
+    # and this app writes after them: stale at seq 0, accepted at seq 3
+    event = {"type": "pass", "player": first}
+    assert client.post(f"/games/{gid}/events", json={"seq": 0, "event": event}).status_code == 409
+    resp = client.post(f"/games/{gid}/events", json={"seq": 3, "event": event})
+    assert resp.status_code == 200 and resp.get_json()["seq"] == 4
+    assert [r.event for r in other.rows(gid)][-1] == event
     other.close()
 
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import math
 import re
+import socket
 import stat
 from pathlib import Path
 
 import pytest
 
 from assistant.store import new_game_id
-from assistant.web import server
 
-from .conftest import ROOT, csrf_of, make_app
+from .conftest import ROOT, Http, csrf_of, make_app
 
 ALPHABET = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -81,26 +81,37 @@ def test_secret_key_is_not_in_the_code_and_is_kept_private(tmp_path, monkeypatch
         a.extensions["rss_store"].close()
 
 
-def test_the_run_command_never_runs_in_debug_mode(tmp_path, monkeypatch):
-    captured = {}
-
-    def fake_run(settings):
-        captured["settings"] = settings
-
-    monkeypatch.setenv("FLASK_DEBUG", "1")  # even when the environment asks for it
-    monkeypatch.setenv("RSS_SECRET_KEY", "x")
-    monkeypatch.setenv("RSS_INSTANCE", str(tmp_path / "instance"))
-    monkeypatch.delenv("RSS_SERVER", raising=False)
-    monkeypatch.setattr(server, "run_granian", fake_run)
-    monkeypatch.setattr(server, "lan_ip", lambda: None)
-    assert server.main(host="127.0.0.1", port=0, db=str(tmp_path / "x.sqlite3")) == 0
-    assert captured["settings"].threads >= 4 and server.CONNECTIONS_PER_WORKER >= 1000
-    monkeypatch.setenv("RSS_DB", str(tmp_path / "x.sqlite3"))
-    _, app = server.served_app()  # what each worker serves
-    assert app.debug is False and not app.testing and not app.config.get("PROPAGATE_EXCEPTIONS")
+def test_the_run_command_never_runs_in_debug_mode(server_factory):
+    """The real ``python -m assistant serve``, with FLASK_DEBUG=1 in its environment."""
+    srv = server_factory(env={"FLASK_DEBUG": "1"})  # even when the environment asks for it
+    phone = Http(srv.base)
+    status, headers, body = phone.request("GET", "/")
+    assert status == 200 and headers.get("server") in ("granian", "rss-table")  # granian or waitress, not Werkzeug
+    # Werkzeug's debugger, when it wraps an app, answers these itself (its console and resources)
+    for path in ("/console", "/?__debugger__=yes&cmd=resource&f=debugger.js", "/?__debugger__=yes&cmd=printpin"):
+        status, headers, body = phone.request("GET", path)
+        assert b"Werkzeug" not in body and b"__debugger__" not in body and b"console" not in body.lower(), path
+        assert "werkzeug" not in headers.get("server", "").lower()
+    phone.close()
     main_src = (ROOT / "assistant" / "__main__.py").read_text() + (ROOT / "assistant/web/server.py").read_text()
     assert "debug=True" not in main_src and ".run(" not in main_src
-    app.extensions["rss_store"].close()
+
+
+def test_the_served_app_keeps_hundreds_of_phones_connected(server_factory):
+    """Every phone keeps its connection open for the poll: 300 open at once are all answered
+    (waitress's default limit of 100 connections would leave the rest waiting unanswered)."""
+    srv = server_factory()
+    phones = []
+    try:
+        for _ in range(300):
+            phones.append(socket.create_connection(("127.0.0.1", srv.port), timeout=10))
+        for n, sock in enumerate(phones):
+            sock.sendall(b"GET /games/nothing-here HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            first = sock.recv(64)
+            assert first.startswith(b"HTTP/1.1 404"), (n, first)
+    finally:
+        for sock in phones:
+            sock.close()
 
 
 def test_an_unexpected_error_shows_no_stack_trace(tmp_path):

@@ -27,7 +27,7 @@ Honesty rules, checked by ``check`` before the engine takes over:
 
 Play then starts with ``enter_phase``, which fills the offering up to one company per
 player from the deck (as in a real game, see ``top_up_offering``) and runs the engine's own start of that phase
-(``_start_N``) and its automatic flow (``_advance``) exactly as ``Game.apply`` does after
+(``_start_<kind>`` of the phase) and its automatic flow (``_advance``) exactly as ``Game.apply`` does after
 an event: the builders never decide anything the rules decide.
 """
 
@@ -233,7 +233,7 @@ def enter_phase(g: Game, phase: int, *, actor: str | None = None) -> Game:
     top_up_offering(g)
     check(g)
     g.phase = phase
-    getattr(g, f"_start_{phase}")()
+    getattr(g, f"_start_{g.phase_kind}")()
     if actor is not None:
         assert phase == 1
         g.actor = g.order.index(actor)

@@ -258,3 +258,121 @@ def test_intervention_in_an_announced_purchase_of_a_corporation_with_a_president
                 "announced_by": "Vintage Machinery",
             }
         )
+
+
+# ---------------------------------------------------------------------------- announcements and interventions
+# "If there is no intervention, the announcing Corporation must buy the specified Company":
+# so only a corporation that can buy may announce (no fake announcements), and the menu lists
+# every intervention in every purchase that may be announced.
+
+VINTAGE, JUNKYARD = "Vintage Machinery", "Junkyard Scrappers"
+
+
+def announcement_position(announcer_cash, announcer_companies=("MHE",)):
+    """Junkyard Scrappers (13, Brian) may announce buying the foreign investor's WT (max 14);
+    Vintage Machinery (14, Amy, 40) and Doppler AG (16, Crystal, 40) have priority over it,
+    Stock Masters (12, Amy, 40) has not; Overseas Trading (10, Brian, 40) comes first of all."""
+    g = table(PLAYERS, turn=4)
+    corporation(
+        g, JUNKYARD, price=13, companies=list(announcer_companies), cash=announcer_cash, shares={"Brian": 1}, bank=1
+    )
+    corporation(g, VINTAGE, price=14, companies=["BPM"], cash=40, shares={"Amy": 1}, bank=1)
+    corporation(g, DOPPLER, price=16, companies=["BY"], cash=40, shares={"Crystal": 1}, bank=1)
+    corporation(g, STOCK, price=12, companies=["BD"], cash=40, shares={"Amy": 1}, bank=1)
+    corporation(g, OVERSEAS, price=10, companies=["BSE"], cash=40, shares={"Brian": 1}, bank=1)
+    place(g, "WT", FI)
+    drawn_until(g, "orange")
+    return enter_phase(g, 3)
+
+
+def interventions_in(g, announcer, company="WT"):
+    return [
+        (i["corporation"], i["min"], i["max"])
+        for i in menu_of(g, "acquire")
+        if i.get("announced_by") == announcer and i["company"] == company
+    ]
+
+
+def test_menu_lists_every_intervention_with_its_price_best_priority_first():
+    g = announcement_position(announcer_cash=14)
+    # WT: span 6-14, face value 11; Overseas Trading pays face value, the others the maximum
+    assert interventions_in(g, JUNKYARD) == [(OVERSEAS, 11, 11), (DOPPLER, 14, 14), (VINTAGE, 14, 14)]
+    own = next(i for i in menu_of(g, "acquire") if i["corporation"] == JUNKYARD and i["company"] == "WT")
+    assert (own["min"], own["max"], own["may_intervene"]) == (14, 14, [OVERSEAS, DOPPLER, VINTAGE])
+    item = next(i for i in menu_of(g, "acquire") if i.get("announced_by") == JUNKYARD and i["corporation"] == DOPPLER)
+    assert item == {
+        "type": "acquire",
+        "corporation": DOPPLER,
+        "company": "WT",
+        "seller": "the foreign investor",
+        "president": "Crystal",
+        "min": 14,
+        "max": 14,
+        "announced_by": JUNKYARD,
+    }
+    # Stock Masters (12) announcing: everyone but Overseas Trading's announcement has someone above
+    assert [c for c, _, _ in interventions_in(g, STOCK)] == [OVERSEAS, DOPPLER, VINTAGE, JUNKYARD]
+    assert interventions_in(g, OVERSEAS) == []  # nobody comes before Overseas Trading
+    g.apply({"type": "acquire", "corporation": DOPPLER, "company": "WT", "price": 14, "announced_by": JUNKYARD})
+    assert g.company_owner_name("WT") == DOPPLER and g.corps[DOPPLER].cash == 26 and g.corps[JUNKYARD].cash == 14
+    assert (
+        g.journal[-1]["text"]
+        == f"{DOPPLER} buys the WT from the foreign investor for 14 (intervening in {JUNKYARD}'s announced purchase)"
+    )
+
+
+def test_fake_announcement_is_refused_and_changes_nothing():
+    g = announcement_position(announcer_cash=13)  # 13 < 14: Junkyard cannot buy the WT
+    assert interventions_in(g, JUNKYARD) == []
+    assert not any(i["corporation"] == JUNKYARD and i["company"] == "WT" for i in menu_of(g, "acquire"))
+    before = g.snapshot()
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "acquire", "corporation": DOPPLER, "company": "WT", "price": 14, "announced_by": JUNKYARD})
+    assert err.value.message == (
+        f"{JUNKYARD} cannot announce buying the WT: it has only 13, not the 14 the foreign investor asks, "
+        "and an announcing corporation must be able to buy (no fake announcements)."
+    )
+    assert err.value.rule == "phase-3-acquisition"
+    assert g.snapshot() == before and g.events == []
+    # Doppler may still buy the WT on its own announcement
+    g.apply({"type": "acquire", "corporation": DOPPLER, "company": "WT", "price": 14})
+    assert g.company_owner_name("WT") == DOPPLER
+
+
+def test_money_received_in_the_phase_does_not_make_an_announcement_real():
+    # Junkyard has 10 and sells the KME (span 3-7) to Vintage for 7: 17 in its treasury, but the 7
+    # received in this phase cannot be used, so it cannot pay 14 for the WT
+    g = announcement_position(announcer_cash=10, announcer_companies=("MHE", "KME"))
+    assert interventions_in(g, JUNKYARD) == []  # 10 < 14 before the sale too
+    g.apply({"type": "acquire", "corporation": VINTAGE, "company": "KME", "price": 7})
+    assert g.corps[JUNKYARD].cash == 17
+    assert interventions_in(g, JUNKYARD) == []
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "acquire", "corporation": DOPPLER, "company": "WT", "price": 14, "announced_by": JUNKYARD})
+    assert "only 10 not received in this phase, not the 14" in err.value.message
+    assert "no fake announcements" in err.value.message
+
+
+def test_intervention_needs_priority_over_the_announcer_and_is_no_self_intervention():
+    g = announcement_position(announcer_cash=14)
+    for buyer, price in ((STOCK, 14), (JUNKYARD, 14)):
+        with pytest.raises(RuleError):
+            g.apply(
+                {"type": "acquire", "corporation": buyer, "company": "WT", "price": price, "announced_by": JUNKYARD}
+            )
+    assert g.events == []
+
+
+def test_order_of_interveners_is_the_tables_because_declined_offers_are_not_events():
+    """ "If more than one eligible Corporation wants to intervene, the one with the highest Share
+    Price has priority": priority decides among the corporations that *want* to intervene.
+    Declining is no event (FORMAT.md: "Offers that were declined are not events"), so an
+    intervention by Vintage Machinery (the lowest of the three interveners) says that Overseas
+    Trading and Doppler AG, asked first at the table, declined: the engine accepts it."""
+    g = announcement_position(announcer_cash=14)
+    assert [c for c, _, _ in interventions_in(g, JUNKYARD)] == [OVERSEAS, DOPPLER, VINTAGE]
+    g.apply({"type": "acquire", "corporation": VINTAGE, "company": "WT", "price": 14, "announced_by": JUNKYARD})
+    assert g.company_owner_name("WT") == VINTAGE
+    assert g.events[-1]["corporation"] == VINTAGE and interventions_in(g, JUNKYARD) == []
+    with pytest.raises(RuleError):  # the WT changed hands: Doppler's intervention is too late
+        g.apply({"type": "acquire", "corporation": DOPPLER, "company": "WT", "price": 14, "announced_by": JUNKYARD})

@@ -13,17 +13,19 @@ import pytest
 
 from .conftest import CONFORMANCE, REPO
 
-GAMES = sorted((CONFORMANCE / "games").glob("*.json")) if (CONFORMANCE / "games").is_dir() else []
+# Rolling Stock Stars transcripts in games/, classic Rolling Stock ones in classic/
+GAMES = sorted(p for folder in ("games", "classic") for p in (CONFORMANCE / folder).glob("*.json"))
 
 
 def test_the_conformance_folder_is_there():
     if not CONFORMANCE.is_dir():
         pytest.skip(f"no conformance folder at {CONFORMANCE} (../shared is not beside the repository)")
     assert (CONFORMANCE / "check.py").is_file()
-    assert GAMES, f"no transcript in {CONFORMANCE / 'games'}"
+    assert any(p.parent.name == "games" for p in GAMES), f"no transcript in {CONFORMANCE / 'games'}"
+    assert any(p.parent.name == "classic" for p in GAMES), f"no transcript in {CONFORMANCE / 'classic'}"
 
 
-@pytest.mark.parametrize("transcript", GAMES or [None], ids=[p.name for p in GAMES] or ["absent"])
+@pytest.mark.parametrize("transcript", GAMES or [None], ids=[f"{p.parent.name}/{p.name}" for p in GAMES] or ["absent"])
 def test_transcript_passes_the_checker(transcript):
     if transcript is None:
         pytest.skip(f"no transcripts at {CONFORMANCE / 'games'} (../shared is not beside the repository)")

@@ -17,6 +17,9 @@ and building the event with ``assistant.rules.events_of``.  After every event:
   one above the maximum, an unknown company, the wrong phase, a wrong reveal, items the
   menu does not offer) are refused with ``RuleError``, leaving the snapshot and the menu
   unchanged;
+* in phase 3, every intervention the menu lists is accepted (on a copy) and a perturbed
+  one (price off by one, a buyer without priority, an announcer that could not pay) is
+  refused; every unlisted (buyer, company, announcer) intervention is refused;
 * at the end, ``Game.replay(players, options, game.events)`` gives the same snapshot.
 
 Three picking styles make the rare parts happen: "uniform", "seller" (sells shares, pays
@@ -35,16 +38,8 @@ from collections import Counter
 import pytest
 
 from assistant.rules import Game, RuleError, events_of
-from assistant.rules.cards import (
-    COLORS,
-    COMPANIES,
-    COMPANIES_BY_COLOR,
-    CORPORATIONS,
-    DECK_COUNTS,
-    HIGHEST_OF_COLOR,
-    IPO_PRICES,
-    PRICES,
-)
+from assistant.rules.cards import COLORS, COMPANIES_BY_COLOR, DECK_COUNTS, HIGHEST_OF_COLOR
+from assistant.rules.classic import ClassicGame
 
 GAMES_PER_PLAYER_COUNT = 60  # 5 player counts: 300 capped games
 EVENT_CAP = {"uniform": 300, "seller": 300, "climber": 450}  # climbing games are longer
@@ -111,17 +106,19 @@ class Picker:
         rng = self.rng
         weights = dict(self.WEIGHTS[self.style])
         if self.style == "climber":
-            top = [i for i in menu if i["type"] == "buy_share" and i["price"] == 75]
+            row = g.cards.PRICES  # Stars: 61 near the top, 41 high, 75 the top; classic: 81, 50, 100
+            top_price, near, high = row[-1], row[-3], row[-7]
+            top = [i for i in menu if i["type"] == "buy_share" and i["price"] == top_price]
             if top:
                 return events_of(top[0], lambda *a: a[0][0])
             if g.auction is None and menu[0]["type"] == "pass":
                 # a corporation near the top with a share in the bank: raise the money for it
-                near_top = [c for c in g.corps.values() if c.price >= 61 and c.bank_shares]
-                if near_top and g.players[menu[0]["player"]].cash < 75:
-                    sells = [i for i in menu if i["type"] == "sell_share" and g.corps[i["corporation"]].price < 61]
+                near_top = [c for c in g.corps.values() if c.price >= near and c.bank_shares]
+                if near_top and g.players[menu[0]["player"]].cash < top_price:
+                    sells = [i for i in menu if i["type"] == "sell_share" and g.corps[i["corporation"]].price < near]
                     if sells:
                         return events_of(sells[0], lambda *a: a[0][0])
-            if any(c.price >= 41 for c in g.corps.values()):
+            if any(c.price >= high for c in g.corps.values()):
                 # save money for the share that ends the game
                 weights.update({"pass": 25, "bid": 0.02, "skip_ipo": 30, "issue": 3})
             if menu[0]["type"] == "dividend":
@@ -140,19 +137,21 @@ class Picker:
         return events_of(item, pick)
 
     def climbing_dividend(self, g: Game, item: dict) -> dict:
-        """The dividend whose price adjustment lands highest below 75 (ties: the larger dividend)."""
+        """The dividend whose price adjustment lands highest below the top (ties: the larger dividend)."""
         name = item["corporation"]
         corp = g.corps[name]
-        # only the cash left in full tens changes the stars: try the largest dividend of each
+        top_price = g.cards.PRICES[-1]
+        # Stars: only the cash left in full tens changes the stars: try the largest dividend of each
         by_tens = {}
         for amount in range(item["min"], item["max"] + 1):
-            by_tens[(corp.cash - amount * corp.issued) // 10] = amount
+            key = (corp.cash - amount * corp.issued) // 10 if isinstance(g, Game) and g.GAME == Game.GAME else amount
+            by_tens[key] = amount
         best = None
         for amount in sorted(by_tens.values()):
             ev = {"type": "dividend", "corporation": name, "amount": amount}
             trial = g.preview(ev)
             price = trial.corps[name].price if name in trial.corps else 0
-            key = (price < 75, price, amount)
+            key = (price < top_price, price, amount)
             if best is None or key > best[0]:
                 best = (key, ev)
         return best[1]
@@ -194,17 +193,21 @@ def check_state(snap: dict, g: Game) -> None:
     for name, c in snap["corporations"].items():
         held = {p: players[p]["shares"].get(name, 0) for p in players}
         assert sum(held.values()) + c["bank_shares"] == c["issued"], name
-        assert c["issued"] + c["unissued"] == CORPORATIONS[name].shares, name
+        assert c["issued"] + c["unissued"] == g.cards.CORPORATIONS[name].shares, name
         assert c["cash"] >= 0, name
         assert c["companies"], f"{name} owns no company"
-        assert c["share_price"] in PRICES and c["share_price"] != 0
-        if c["share_price"] != 75:
+        assert c["share_price"] in g.cards.PRICES and c["share_price"] != 0
+        if c["share_price"] != g.cards.TOP_PRICE:
             assert c["share_price"] not in cards, f"{name} and {cards.get(c['share_price'])} share a price card"
             cards[c["share_price"]] = name
+        if "receivership" not in c:  # classic: the bank never owns all issued shares
+            assert c["president"] is not None and any(held.values()), name
         if c["president"] is None:
             assert c["receivership"] and not any(held.values()), name
         else:
-            assert not c["receivership"] and held[c["president"]] == max(held.values()), name
+            assert not c.get("receivership") and held[c["president"]] == max(held.values()), name
+        if "book_value" in c:
+            assert c["book_value"] == c["cash"] + sum(g.cards.COMPANIES[a].face_value for a in c["companies"])
         places += c["companies"]
     assert len(places) == len(set(places)), "a company is in two places"
     assert snap["deck_size"] == g.deck_size()
@@ -228,13 +231,15 @@ def perturbations(g: Game, menu: list[dict], chosen: dict, rng: random.Random):
             out.append(("above maximum", {**ev, field: item["max"] + 1}))
     if "company" in chosen:
         out.append(("unknown company", {**chosen, "company": "XYZ"}))
-    if g.phase == 1 or g.pending_reveals:
-        out.append(("wrong phase", {"type": "done", "phase": 3}))
+    COMPANIES = g.cards.COMPANIES  # noqa: N806
+    buying, closing = g.phase_no("acquisition"), g.phase_no("closing")
+    if g.phase_kind == "investment" or g.pending_reveals:
+        out.append(("wrong phase", {"type": "done", "phase": buying}))
         if g.corps:
             out.append(("wrong phase", {"type": "dividend", "corporation": next(iter(g.corps)), "amount": 0}))
     else:
         out.append(("wrong phase", {"type": "pass", "player": rng.choice(players)}))
-        out.append(("wrong phase", {"type": "done", "phase": 4 if g.phase == 3 else 3}))
+        out.append(("wrong phase", {"type": "done", "phase": closing if g.phase == buying else buying}))
     if not g.pending_reveals:
         out.append(("reveal when no card is drawn", {"type": "reveal", "company": rng.choice(list(COMPANIES))}))
         out += outside_menu(g, menu, rng)
@@ -259,7 +264,14 @@ def outside_menu(g: Game, menu: list[dict], rng: random.Random):
     """Events of the current phase's kinds that the menu does not offer: must be refused."""
     out = []
     kinds = {i["type"] for i in menu}
-    if g.phase == 1 and g.auction is None:
+    COMPANIES, CORPORATIONS, IPO_PRICES, PRICES = (  # noqa: N806
+        g.cards.COMPANIES,
+        g.cards.CORPORATIONS,
+        g.cards.IPO_PRICES,
+        g.cards.PRICES,
+    )
+    kind = g.phase_kind
+    if kind == "investment" and g.auction is None:
         actor = menu[0]["player"]
         buyable = {i["corporation"] for i in menu if i["type"] == "buy_share"}
         sellable = {i["corporation"] for i in menu if i["type"] == "sell_share"}
@@ -280,7 +292,7 @@ def outside_menu(g: Game, menu: list[dict], rng: random.Random):
         free = [n for n in CORPORATIONS if n not in g.corps]
         if free:
             out.append(("buy outside menu", {"type": "buy_share", "player": actor, "corporation": free[0]}))
-    elif g.phase == 3:
+    elif kind == "acquisition":
         offered = {(i["corporation"], i["company"], i.get("announced_by")) for i in menu if i["type"] == "acquire"}
         for name in g.corps:
             for abbr, seller in g.owner.items():
@@ -295,23 +307,22 @@ def outside_menu(g: Game, menu: list[dict], rng: random.Random):
                     out.append(("acquire outside menu", ev))
         if g.intervention is None:
             out.append(("no intervention pending", {"type": "no_intervention", "company": next(iter(g.owner), "BME")}))
-    elif g.phase == 4:
+    elif kind == "closing":
         closable = {i["company"] for i in menu if i["type"] == "close"}
         for abbr in g.owner:
             if abbr not in closable:
                 out.append(("close outside menu", {"type": "close", "company": abbr}))
         if "done" not in kinds:
-            out.append(("done while a player must close", {"type": "done", "phase": 4}))
-    elif g.phase in (6, 8):
+            out.append(("done while a player must close", {"type": "done", "phase": g.phase}))
+    elif kind in ("dividends", "issue"):
         head = menu[0]["corporation"]
         for name in g.corps:
             if name != head:
-                kind = "dividend" if g.phase == 6 else "issue"
-                ev = {"type": kind, "corporation": name}
-                if kind == "dividend":
+                ev = {"type": "dividend" if kind == "dividends" else "issue", "corporation": name}
+                if kind == "dividends":
                     ev["amount"] = 0
                 out.append(("not this corporation's turn", ev))
-    elif g.phase == 9:
+    elif kind == "ipo":
         head = menu[0]["company"]
         color = COMPANIES[head].color
         for abbr in g.owner:
@@ -319,7 +330,7 @@ def outside_menu(g: Game, menu: list[dict], rng: random.Random):
                 out.append(("not this company's turn", {"type": "skip_ipo", "company": abbr}))
         bad = [p for p in PRICES if p not in IPO_PRICES[color]]
         free = [n for n in CORPORATIONS if n not in g.corps]
-        charter = free[0] if free else "Prussian Railway"
+        charter = free[0] if free else next(iter(CORPORATIONS))
         out.append(
             (
                 "IPO price not allowed",
@@ -340,21 +351,94 @@ def outside_menu(g: Game, menu: list[dict], rng: random.Random):
             )
         owner, face = g.owner[head], COMPANIES[head].face_value
         for p in IPO_PRICES[color]:
-            payment = (2 if face > p else 1) * p - face  # Form Corporation, by hand
+            payment = ipo_payment(g, face, p)  # Form Corporation, by hand
             if p not in g.price_holder and payment > owner.cash and free:
                 out.append(("IPO unaffordable", {"type": "ipo", "company": head, "corporation": free[0], "price": p}))
                 break
     return out
 
 
+def ipo_payment(g, face: int, price: int) -> int:
+    """The owner's payment to go public, worked out here from the rules (not by the engine)."""
+    if isinstance(g, ClassicGame):  # Guide 1.6.2: the fewest shares (1-4) worth the face value
+        shares = next(n for n in range(1, 5) if n * price >= face or n == 4)
+    else:  # Stars: Form Corporation, one share or two
+        shares = 2 if face > price else 1
+    return shares * price - face
+
+
+def check_interventions(g: Game, menu: list[dict], rng: random.Random, stats: Counter, where: str) -> None:
+    """Acquisition: the menu lists exactly the interventions ``apply`` accepts.
+
+    Every listed intervention (an ``acquire`` with ``announced_by``) is accepted on a copy and
+    a perturbed copy of it is refused; every other (buyer, foreign investor's company,
+    announcer) triple, at the buyer's own fixed price, is refused."""
+    listed = [i for i in menu if i["type"] == "acquire" and i.get("announced_by")]
+    for item in listed:
+        ev = events_of(item, lambda *a: a[0] if len(a) == 2 else a[0][0])
+        stats["interventions listed"] += 1
+        try:
+            g.clone().apply(ev)
+        except RuleError as e:  # pragma: no cover - a failure message
+            raise AssertionError(
+                f"{where}: the menu offers the intervention {ev} but it is refused: {e.message}"
+            ) from e
+        stats["interventions accepted"] += 1
+        announcer = g.corps[item["announced_by"]]
+        bad = [("price", {**ev, "price": ev["price"] + rng.choice((-1, 1))})]
+        lower = [c for c in g.corps if c != ev["corporation"] and not g.has_priority(g.corps[c], announcer)]
+        if lower:
+            bad.append(("buyer without priority", {**ev, "corporation": rng.choice(lower)}))
+        if g.intervention is None:
+            fake = [
+                c
+                for c in g.corps.values()
+                if g.has_priority(g.corps[ev["corporation"]], c) and not g.can_announce(c, ev["company"])
+            ]
+            if fake:
+                bad.append(("fake announcement", {**ev, "announced_by": rng.choice(fake).name}))
+        category, perturbed = rng.choice(bad)
+        with pytest.raises(RuleError):
+            g.apply(perturbed)
+        stats["interventions perturbed and refused"] += 1
+        stats["intervention refused: " + category] += 1
+    offered = {(i["corporation"], i["company"], i["announced_by"]) for i in listed}
+    for buyer in g.corps:
+        for abbr in g.fi.companies:
+            for announcer in g.corps:
+                if (buyer, abbr, announcer) in offered:
+                    continue
+                ev = {
+                    "type": "acquire",
+                    "corporation": buyer,
+                    "company": abbr,
+                    "price": g.fi_price(buyer, abbr),
+                    "announced_by": announcer,
+                }
+                try:
+                    g.apply(ev)
+                except RuleError:
+                    stats["unlisted interventions refused"] += 1
+                else:  # pragma: no cover - a failure message
+                    raise AssertionError(f"{where}: {ev} is accepted but the menu does not list it")
+
+
 # ---------------------------------------------------------------------------- one game
 
 
 def play(
-    seed: int, n_players: int, style: str, cap: int | None, stats: Counter, options=(), deck=None, persons=None
+    seed: int,
+    n_players: int,
+    style: str,
+    cap: int | None,
+    stats: Counter,
+    options=(),
+    deck=None,
+    persons=None,
+    game_cls=Game,
 ) -> Game:
     players = [f"P{i}" for i in range(1, n_players + 1)]
-    g = Game(players, options, deck=deck, persons=persons)
+    g = game_cls(players, options, deck=deck, persons=persons)
     picker = Picker(seed, style)
     rng = random.Random(seed * 7919 + 1)
     snap = g.snapshot()
@@ -377,6 +461,11 @@ def play(
         if tried:
             assert g.snapshot() == snap, (where, tried)
             assert g.legal_actions() == menu, (where, tried)
+
+        # interventions: every one listed is accepted, perturbed ones and unlisted ones are refused
+        if g.phase_kind == "acquisition" and not g.pending_reveals:
+            check_interventions(g, menu, rng, stats, where)
+            assert g.snapshot() == snap, where
 
         # now and then another menu item, at an extreme of its range, is accepted too (on a copy)
         if rng.random() < TRY_OTHER_ITEM:
@@ -411,7 +500,7 @@ def play(
         gone |= g.seen - here
 
         # the rare parts
-        if any(c["receivership"] for c in snap["corporations"].values()):
+        if any(c.get("receivership") for c in snap["corporations"].values()):
             stats["receivership"] += 1
         if corps_before - set(g.corps):
             stats["bankruptcy"] += len(corps_before - set(g.corps))
@@ -427,12 +516,12 @@ def play(
     stats["games"] += 1
     if g.game_over:
         stats[f"game ends in phase {g.phase}"] += 1
-        assert g.phase in (1, 7)
+        assert g.phase_kind in ("investment", g.END_PHASE)
         final = g.snapshot()["final"]
         assert final["ranking"] == sorted(final["scores"], key=lambda p: (-final["scores"][p], g.order.index(p)))
     if deck is not None:
         assert g.seen <= set(deck)
-    again = Game.replay(players, options, g.events, deck=deck, persons=persons)
+    again = game_cls.replay(players, options, g.events, deck=deck, persons=persons)
     assert again.snapshot() == g.snapshot(), f"seed {seed}: replay differs"
     stats["replays"] += 1
     return g
@@ -524,6 +613,17 @@ def test_playouts_reach_the_rare_parts():
         "no_intervention",
     ):
         assert total["event: " + kind] >= 1, kind
+    for part in (
+        "interventions listed",
+        "interventions accepted",
+        "interventions perturbed and refused",
+        "unlisted interventions refused",
+        "intervention refused: price",
+        "intervention refused: buyer without priority",
+        "intervention refused: fake announcement",
+    ):
+        assert total[part] >= 1, part
+    assert total["interventions accepted"] == total["interventions listed"]
     for category in (
         "wrong player",
         "below minimum",
@@ -542,3 +642,85 @@ def test_playouts_reach_the_rare_parts():
         "IPO charter in use",
     ):
         assert total["refused: " + category] >= 1, category
+
+
+# ---------------------------------------------------------------------------- classic Rolling Stock
+# The same harness and invariants, played with ClassicGame: every player count, both game types
+# (and the training game), and the rare parts of classic (bankruptcy, the end card, interventions
+# in purchases from the foreign investor).
+
+CLASSIC_GAMES_PER_PLAYER_COUNT = 24
+CLASSIC_TYPES = ([], ["short"], ["training"], ["short", "share_redemption"])
+CLASSIC_FULL_GAMES = [
+    (2, "uniform", 7001, []),
+    (3, "climber", 7002, ["short"]),
+    (4, "seller", 7003, []),
+    (5, "uniform", 7004, ["short"]),
+    (6, "climber", 7005, []),
+    (3, "uniform", 7006, ["training"]),
+]
+
+
+@functools.cache
+def run_classic_player_count(n_players: int) -> Counter:
+    stats = Counter()
+    for k in range(CLASSIC_GAMES_PER_PLAYER_COUNT):
+        seed = 50_000 + 1000 * n_players + k
+        style = STYLES[k % 3]
+        options = CLASSIC_TYPES[(k // 3) % len(CLASSIC_TYPES)]
+        play(seed, n_players, style, EVENT_CAP[style], stats, options=options, game_cls=ClassicGame)
+    return stats
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 5, 6])
+def test_classic_capped_playouts(n_players):
+    stats = run_classic_player_count(n_players)
+    assert stats["games"] == CLASSIC_GAMES_PER_PLAYER_COUNT
+    assert stats["events"] > 20 * CLASSIC_GAMES_PER_PLAYER_COUNT
+
+
+@pytest.mark.parametrize("n_players, style, seed, options", CLASSIC_FULL_GAMES)
+def test_classic_full_game_to_the_end(n_players, style, seed, options):
+    g = play(seed, n_players, style, None, Counter(), options=options, game_cls=ClassicGame)
+    assert g.game_over and g.snapshot()["next"] is None and g.legal_actions() == []
+    assert g.snapshot()["phase"] in (3, 10)
+
+
+def test_classic_playouts_reach_the_rare_parts():
+    total = Counter()
+    for n in (2, 3, 4, 5, 6):
+        total += run_classic_player_count(n)
+    print("\nclassic playout totals:", dict(sorted(total.items())))
+    for part in ("bankruptcy", "intervention", "game ends in phase 10", "end card flipped"):
+        assert total[part] >= 1, f"no {part} in {total['games']} classic games"
+    assert total["receivership"] == 0
+    for kind in ("reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "done", "close"):
+        assert total["event: " + kind] >= 1, kind
+    for kind in ("dividend", "issue", "skip_issue", "ipo", "skip_ipo", "redeem"):
+        assert total["event: " + kind] >= 1, kind
+    for category in (
+        "wrong player",
+        "below minimum",
+        "above maximum",
+        "sell outside menu",
+        "acquire outside menu",
+        "close outside menu",
+        "IPO price not allowed",
+        "IPO price taken",
+    ):
+        assert total["refused: " + category] >= 1, category
+
+
+@pytest.mark.parametrize("n_players, style, seed, options", [(3, "uniform", 7101, []), (5, "seller", 7102, ["short"])])
+def test_classic_open_companies_game(n_players, style, seed, options):
+    """Guide 3.4: the deck, built as usual (any companies: no colour's highest is forced in), is
+    declared; only its companies are ever drawn."""
+    probe = ClassicGame([f"P{i}" for i in range(1, n_players + 1)], options)
+    rng = random.Random(seed)
+    deck = [
+        a for color, k in probe.deck_left.items() for a in rng.sample(ClassicGame.cards.COMPANIES_BY_COLOR[color], k)
+    ]
+    g = play(
+        seed, n_players, style, None, Counter(), options=[*options, "open_companies"], deck=deck, game_cls=ClassicGame
+    )
+    assert g.game_over and g.seen <= set(deck)

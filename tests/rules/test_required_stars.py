@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 
 from assistant.rules.cards import PRICES, SHARE_PRICE_CARDS
-from assistant.rules.market import half_up_stars, max_dividend, required_stars
+from assistant.rules.market import max_dividend, required_stars
 
 CARDS_WITH_STARS = [p for p in PRICES if p not in (0, 75)]
 SHARE_COUNTS = range(2, 8)
@@ -63,14 +63,13 @@ def test_every_card_between_0_and_75_has_stars_for_2_to_7_shares():
 def test_card_table_is_n_times_price_over_10_rounded_half_up(price, n):
     expected = by_hand(n, price)
     assert SHARE_PRICE_CARDS[price][2][n] == expected
-    assert half_up_stars(n, price) == expected
     assert required_stars(price, n) == expected
 
 
 def test_format_examples():
     assert SHARE_PRICE_CARDS[13][2][5] == 7  # 6.5 -> 7
     assert SHARE_PRICE_CARDS[22][2][3] == 7  # 6.6 -> 7
-    assert half_up_stars(5, 13) == 7 and half_up_stars(3, 22) == 7
+    assert required_stars(13, 5) == 7 and required_stars(22, 3) == 7
 
 
 def test_pythons_round_would_get_the_halves_wrong():
@@ -92,11 +91,11 @@ def test_pythons_round_would_get_the_halves_wrong():
     assert round(3 * 22 / 10) == SHARE_PRICE_CARDS[22][2][3] == 7
 
 
-def test_half_up_stars_on_every_half():
+def test_required_stars_on_every_half_round_up():
     for n in SHARE_COUNTS:
         for price in CARDS_WITH_STARS:
             if (n * price) % 10 == 5:
-                assert half_up_stars(n, price) == (n * price + 5) // 10
+                assert required_stars(price, n) == (n * price + 5) // 10
 
 
 @pytest.mark.parametrize("price", CARDS_WITH_STARS)

@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from assistant.rules import explain, preview, rulebook
+from assistant.rules.cards import COMPANIES
 
 from .helper_positions import game_of, import_position
 from .htmlforms import forms
@@ -279,10 +280,22 @@ def test_acquisition_what_if_refusals_and_bad_input(client):
     assert 'class="refusal"' in html and 'class="rule-link"' in html and "Back to the table" in html
     html = client.get(url, query_string=q, headers=HX).get_data(as_text=True)  # no price: the lowest allowed
     assert f'value="{item["min"]}"' in html and 'class="refusal"' not in html
-    assert client.get(url, query_string=dict(q, price="lots")).status_code == 400
-    assert client.get(url, query_string=dict(q, corporation="Nope")).status_code == 404
-    assert client.get(url, query_string=dict(q, company="ZZZ")).status_code == 404
-    assert client.get(url).status_code == 200  # just the form
+    seq = state(client, gid)["seq"]
+    for query, status, message in (
+        (dict(q, price="lots"), 400, "The price must be a whole number, not 'lots'."),
+        (dict(q, corporation="Nope"), 404, "'Nope' is not a corporation in this game now."),
+        (dict(q, company="ZZZ"), 404, "'ZZZ' is not a company owned by anybody now."),
+    ):
+        resp = client.get(url, query_string=query)
+        assert resp.status_code == status and message in unescape(resp.get_data(as_text=True)), query
+    # without a question: just the form, offering the buyers and every company owned, no figures
+    resp = client.get(url)
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and 'class="refusal"' not in html and "data-corporation=" not in html
+    whatif = next(f for f in forms(html) if f.method == "get")
+    assert item["corporation"] in whatif.selects["corporation"]
+    assert sorted(whatif.selects["company"]) == sorted(game.owner)
+    assert state(client, gid)["seq"] == seq  # asking changes nothing
 
 
 # ---------------------------------------------------------------------- closing what-if
@@ -356,16 +369,28 @@ def test_bankers_sheet_in_the_history_and_its_panel(client):
 
 
 def test_cost_of_ownership_outlook(client):
-    gid = import_position(client, "dividend")
-    game = game_of("dividend")
+    # a position where a company will lose money once green is on top (red then costs 2)
+    gid = import_position(client, "acquisition")
+    game = game_of("acquisition")
     deck = client.get(f"/games/{gid}/c/deck").get_data(as_text=True)
     assert f'href="/games/{gid}/help/outlook"' in deck
     html = client.get(f"/games/{gid}/help/outlook", headers=HX).get_data(as_text=True)
     out = preview.cost_outlook(game)
-    if out["draws"] is not None:
-        assert f'<strong class="draws">{out["draws"]}</strong>' in html
-    for row in out["losing"]:
-        assert f"<strong>{row['income_then']}</strong>" in html
+    # by hand: the cost changes when green is on top, after the orange and yellow cards left
+    top = game.top_color()
+    assert top in ("red", "orange", "yellow") and not game.end_flipped
+    draws = sum(game.deck_left[c] for c in ("red", "orange", "yellow"))
+    assert (out["draws"], out["next"]) == (draws, {"red": 2})
+    assert f'<strong class="draws">{draws}</strong>' in html
+    owned_red = [(a, e.name) for a, e in game.owner.items() if COMPANIES[a].color == "red" and COMPANIES[a].income < 2]
+    assert owned_red, "the position holds a red company earning less than 2"
+    assert [(r["company"], r["owner"], r["income_then"]) for r in out["losing"]] == [
+        (a, owner, COMPANIES[a].income - 2) for a, owner in owned_red
+    ]
+    text = text_of(html)
+    for abbr, owner in owned_red:
+        assert abbr in text and owner in text
+        assert f"<strong>{COMPANIES[abbr].income - 2}</strong>" in html
 
 
 # ---------------------------------------------------------------------- Why?

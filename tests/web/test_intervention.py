@@ -62,6 +62,15 @@ def test_receivers_purchase_asks_whether_anyone_intervenes(client, table, store)
 def test_a_corporation_with_priority_may_intervene_in_an_announced_purchase(client, table, store):
     gid, menu = _reach(client, lambda m: any(i.get("may_intervene") for i in m))
     item = next(i for i in menu if i.get("may_intervene"))
+    # the engine lists each intervention as its own item; the panel shows each exactly once
+    panel = client.get(f"/games/{gid}/c/actions").text
+    listed = [i for i in menu if i.get("announced_by")]
+    assert [i["corporation"] for i in listed if i["announced_by"] == item["corporation"]] == item["may_intervene"]
+    for i in listed:
+        label = (
+            f"{i['corporation']} intervenes when {i['announced_by']} announces {i['company']}: buys it for {i['min']}"
+        )
+        assert panel.count(label) == 1, label
     form = _submit(
         client,
         table,

@@ -1,5 +1,7 @@
 """Persistence: a new app on the same file resumes every game exactly."""
 
+import json
+
 from .conftest import Table, make_app
 
 
@@ -61,4 +63,13 @@ def test_a_stored_log_the_engine_refuses_is_a_clear_409_not_a_500(app, table, st
     resp = table.client.get(f"/games/{gid}")
     assert resp.status_code == 409 and "cannot be shown" in resp.text
     assert table.client.get(f"/games/{gid}/state").status_code == 409
-    assert table.client.get(f"/games/{gid}/export").status_code == 200
+    # the log can still be taken away whole: the export holds every stored event, the refused one last
+    stored = [
+        json.loads(r["event"])
+        for r in store._db().query("SELECT event FROM events WHERE game_id = ? ORDER BY seq", [gid])
+    ]
+    resp = table.client.get(f"/games/{gid}/export")
+    assert resp.status_code == 200 and resp.mimetype == "application/json"
+    data = resp.get_json()
+    assert data["players"] == ["Amy", "Brian", "Crystal"] and data["events"] == stored
+    assert len(stored) == 4 and data["events"][-1] == {"type": "pass", "player": "Crystal"}

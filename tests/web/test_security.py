@@ -29,13 +29,17 @@ def test_form_posts_without_or_with_a_wrong_csrf_token_are_refused(client, table
     assert len(list(store._db().query("SELECT id FROM games"))) == 1
 
 
-def test_csrf_token_is_per_session(app, table):
+def test_csrf_token_is_per_session(app, table, store):
     other = app.test_client()
     gid = table.started_game()
-    resp = other.post(
-        f"/games/{gid}/act", data={"csrf_token": table.csrf(), "seq": "3", "e.type": "pass", "e.player": "Amy"}
-    )
-    assert resp.status_code == 400
+    before = table.state(gid)
+    data = {"csrf_token": table.csrf(), "seq": str(before["seq"]), "e.type": "pass", "e.player": "Amy"}
+    resp = other.post(f"/games/{gid}/act", data=data)
+    assert resp.status_code == 400 and "CSRF" in resp.text
+    assert table.state(gid) == before and store.seq(gid) == before["seq"]  # nothing changed
+    # the very same form from the session the token belongs to is accepted: only the session differed
+    assert table.client.post(f"/games/{gid}/act", data=data).status_code == 303
+    assert store.seq(gid) == before["seq"] + 1 and store.state(gid)[1].journal[-1]["event"]["type"] == "pass"
 
 
 def test_player_names_are_escaped_everywhere(client, table):

@@ -1,6 +1,11 @@
 """The table page and its self-replacing components."""
 
+import re
+
 import pytest
+
+from assistant.rules import Game
+from tests.project_games import played_game
 
 COMPONENTS = [
     "banner",
@@ -96,7 +101,20 @@ def test_history_lists_the_journal_newest_first(client, table, store):
 def test_scoring_is_empty_until_the_game_ends(client, table):
     gid = table.started_game()
     resp = client.get(f"/games/{gid}/c/scoring")
-    assert "Final scoring" not in resp.text
+    assert resp.status_code == 200
+    empty = re.fullmatch(r'\s*<section id="c-scoring" class="component empty"[^>]*>\s*</section>\s*', resp.text)
+    assert empty, resp.text  # the component is there (it replaces itself when the game ends), with nothing in it
+    # a finished game: the final scoring shows every player's total, as the engine scores them
+    data = played_game()
+    resp = client.post("/games/import", json=data)
+    assert resp.status_code == 303
+    done = resp.get_json()["id"]
+    final = Game.replay(data["players"], [], data["events"]).snapshot()["final"]
+    assert final is not None
+    html = client.get(f"/games/{done}/c/scoring").text
+    assert "Final scoring" in html and 'class="component empty"' not in html
+    rows = re.findall(r"<tr><td>(\d+)</td><td>([^<]+)</td>.*?<td><strong>(-?\d+)</strong></td></tr>", html)
+    assert [(name, int(total)) for _, name, total in rows] == [(p, final["scores"][p]) for p in final["ranking"]]
 
 
 def test_colours_are_paired_with_a_shape_and_letter(client, table):

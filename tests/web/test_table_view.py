@@ -9,6 +9,7 @@ import re
 from html import unescape
 
 from assistant.rules import Game, events_of, explain
+from assistant.rules.cards import COMPANIES
 from assistant.web import menu as web_menu
 
 from .htmlforms import forms
@@ -31,6 +32,24 @@ def _game_at(table, n: int) -> str:
     gid = table.new_game(PLAYERS)
     play(table, gid, TURN_ONE[:n])
     return gid
+
+
+def _played_until(table, wanted, seeds=range(50)) -> tuple[str, Game]:
+    """A game played by the engine's menu (seeded) until ``wanted(game)`` holds, entered at the
+    table event by event: real events reach the position, nothing is set by hand."""
+    weights = {"close": 0.01, "ipo": 0.05, "skip_ipo": 5, "bid": 3}  # private companies grow old
+    for seed in seeds:
+        rng = random.Random(seed)
+        game = Game(PLAYERS)
+        while not game.game_over and len(game.events) < 600:
+            if not game.pending_reveals and wanted(game):
+                gid = table.new_game(PLAYERS)
+                play(table, gid, game.events)
+                return gid, game
+            menu = game.legal_actions()
+            item = rng.choices(menu, [weights.get(i["type"], 1.0) for i in menu])[0]
+            game.apply(events_of(item, lambda *a, rng=rng: a[0] if len(a) == 2 else rng.choice(a[0])))
+    raise AssertionError("no seeded game reached the wanted position")
 
 
 # -- the IPO ---------------------------------------------------------------------------------------
@@ -110,15 +129,30 @@ def test_phase_4_done_is_offered_when_nobody_must_close(client, table):
     assert "Close KME" in panel and "Close BSE" in panel
 
 
-def test_phase_4_without_done_says_which_player_must_close(client, table, monkeypatch):
-    gid = _game_at(table, AT_PHASE_4)
-    monkeypatch.setattr(Game, "players_short", lambda self: [("Amy", 2, -4)])  # as the engine would tell
+def _short_by_hand(game) -> list[tuple[str, int, int]]:
+    """Players whose money cannot pay their coming income: printed incomes minus cost of ownership."""
+    costs = game.costs()
+    out = []
+    for name in game.order:
+        p = game.players[name]
+        income = sum(COMPANIES[a].income - costs.get(COMPANIES[a].color, 0) for a in p.companies)
+        if p.companies and p.cash + income < 0:
+            out.append((name, p.cash, income))
+    return out
+
+
+def test_phase_4_without_done_says_which_player_must_close(client, table, store):
+    gid, game = _played_until(table, lambda g: g.phase == 4 and _short_by_hand(g))
+    [(name, cash, income)] = _short_by_hand(game)
+    _, shown = store.state(gid)
+    assert shown.snapshot() == game.snapshot()  # the served game is in that position
     panel = client.get(f"/games/{gid}/c/actions").text
     assert "Phase 4 done" not in panel  # the engine's menu holds it back
-    assert "Phase 4 cannot end yet: Amy has 2 and a coming income of -4." in _text(panel)
-    assert "Close KME" in panel
+    assert f"Phase 4 cannot end yet: {name} has {cash} and a coming income of {income}." in _text(panel)
+    for abbr in game.players[name].companies:
+        assert f"Close {abbr}" in panel
     banner = _text(client.get(f"/games/{gid}/c/banner").text)
-    assert "Amy (money 2, income -4) must close companies first" in banner
+    assert f"{name} (money {cash}, income {income}) must close companies first" in banner
 
 
 # -- corporations, prices, players, foreign investor, deck ----------------------------------------------
@@ -184,13 +218,13 @@ def test_deck_tells_what_comes_next(client, table):
     assert "Companies that will then lose money: BSE of Crystal (income -1), BME of the foreign investor" in text
 
 
-def test_deck_when_blue_runs_out_shows_the_end_card_costs(client, table, store, monkeypatch):
-    gid = table.new_game(PLAYERS)
-    _, game = store.state(gid)
-    monkeypatch.setattr(game, "deck_left", {"red": 0, "orange": 0, "yellow": 0, "green": 0, "blue": 2})
+def test_deck_when_blue_runs_out_shows_the_end_card_costs(client, table):
+    gid, game = _played_until(table, lambda g: g.top_color() == "blue")
+    left = game.deck_left["blue"]
+    assert left and not any(game.deck_left[c] for c in ("red", "orange", "yellow", "green"))
     text = _text(client.get(f"/games/{gid}/c/deck").text)
     assert (
-        "On top: blue (2 left). When the blue cards run out: the end card (front), cost of ownership "
+        f"On top: blue ({left} left). When the blue cards run out: the end card (front), cost of ownership "
         "becomes red 7, orange 7, yellow 7."
     ) in text
 

@@ -1,9 +1,10 @@
-"""Phases 5 to 9: income, dividends, the end card, issuing shares and IPOs."""
+"""Income, dividends, the end card, issuing shares and IPOs (Stars: phases 5 to 9; classic has
+its own end check and issues and forms corporations at the start of the turn)."""
 
 from __future__ import annotations
 
-from ..cards import COMPANIES, CORPORATIONS, IPO_PRICES, SHARE_PRICE_CARDS, TOP_PRICE
-from ..compute import STOCK_MASTERS, corporation_income, private_income, star_count
+from ..cards import STEADY_ISSUE
+from ..compute import corporation_stars, private_income, star_count
 from ..entities import Corporation
 from ..errors import RuleError
 from ..market import max_dividend, required_stars, star_steps
@@ -11,22 +12,23 @@ from ..market import max_dividend, required_stars, star_steps
 
 class CorporateMixin:
     # ------------------------------------------------------------------ phase 5
-    def _start_5(self):
+    def _start_income(self):
         costs = self.costs()
+        companies = self.cards.COMPANIES
         paid = []
         for name in self.order:
             p = self.players[name]
             if p.companies:
-                income = private_income(p.companies, costs).total
+                income = private_income(p.companies, costs, companies=companies).total
                 p.cash += income
                 self._money("Bank", name, income, "income")
                 paid.append((name, income))
-        income = private_income(self.fi.companies, costs, foreign_investor=True).total
+        income = private_income(self.fi.companies, costs, foreign_investor=True, companies=companies).total
         self.fi.cash += income
         self._money("Bank", self.fi.label, income, "income")
         paid.append(("foreign investor", income))
         for corp in list(self.corps.values()):
-            income = corporation_income(corp.name, corp.companies, costs).total
+            income = self.corporation_income(corp.name, corp.companies, costs).total
             if income < 0 and corp.cash < -income:
                 self._go_bankrupt(corp, f"it cannot pay its income of {income} with {corp.cash}")
                 continue
@@ -35,17 +37,20 @@ class CorporateMixin:
             paid.append((corp.name, income))
         self._log("Income: " + ", ".join(f"{who} {'+' if amount >= 0 else '−'}{abs(amount)}" for who, amount in paid))
 
-    def _waiting_5(self) -> bool:
-        return False
-
-    # ------------------------------------------------------------------ phase 6
-    def _start_6(self):
+    # ------------------------------------------------------------------ dividends
+    def _start_dividends(self):
         self.queue = self.share_order()
 
-    def dividend_max(self, corp) -> int:
-        return min(max_dividend(corp.price), corp.cash // corp.issued)
+    def max_payout(self, corp) -> int:
+        """Maximum payout per share printed on the share price card."""
+        return max_dividend(corp.price)
 
-    def _waiting_6(self) -> bool:
+    def dividend_max(self, corp) -> int:
+        return min(self.max_payout(corp), corp.cash // corp.issued)
+
+    def _receivers_pay_no_dividend(self) -> bool:
+        """Automatic steps of the dividends phase: a corporation in receivership pays a dividend of 0
+        (its share price still adjusts).  True when a president must choose a dividend."""
         while self.queue:
             corp = self.corps[self.queue[0]]
             if corp.president is not None:
@@ -55,7 +60,7 @@ class CorporateMixin:
         return False
 
     def _ev_dividend(self, ev) -> str:
-        corp = self._queue_head(ev, 6, "dividends")
+        corp = self._queue_head(ev, "dividends")
         amount = ev.get("amount")
         if type(amount) is not int or amount < 0:
             raise RuleError("The dividend is a whole number of coins per share, 0 or more.")
@@ -63,7 +68,7 @@ class CorporateMixin:
         if amount > top:
             raise RuleError(
                 f"{corp.name} can pay at most {top} per share (share price {corp.price} allows "
-                f"{max_dividend(corp.price)}; {corp.cash} cash for {corp.issued} shares)."
+                f"{self.max_payout(corp)}; {corp.cash} cash for {corp.issued} shares)."
             )
         self.queue.pop(0)
         return self._pay_dividend(corp, amount, "")
@@ -78,19 +83,39 @@ class CorporateMixin:
             corp.cash -= amount * corp.issued
             self._money(corp.name, "Bank", amount * corp.bank_shares, "dividend on bank shares")
         text = f"{corp.name}{' ' + note if note else ''} pays {amount} per share"
-        owned = star_count(corp.name, corp.companies, corp.cash)
-        needed = required_stars(corp.price, corp.issued)
-        move = self.price_move(corp, star_steps(owned, needed))
-        text += f"; {owned}★ for {needed} required: {move.describe()}"
+        move, why = self.dividend_move(corp)
+        text += f"; {why}"
         if move.new == 0:
             self._go_bankrupt(corp, "its share price fell to 0")
         elif move.steps:
             self._set_price(corp, move.new)
         return text
 
-    def _queue_head(self, ev, phase, what):
-        if self.phase != phase:
-            raise RuleError(f"It is phase {self.phase}, not phase {phase} ({what}).")
+    def adjustment(self, corp, cash: int):
+        """Where the share price moves after the dividend with ``cash`` left in the treasury:
+        (the move, the figures it depends on, a sentence).  Stars: stars against required."""
+        owned = star_count(self.ability(corp.name), corp.companies, cash)
+        needed = required_stars(corp.price, corp.issued)
+        move = self.price_move(corp, star_steps(owned, needed))
+        return move, {"stars": owned, "required": needed}, f"{owned}★ for {needed} required: {move.describe()}"
+
+    def dividend_move(self, corp):
+        """The share price move after the dividend is paid (cash already paid out), and why."""
+        move, _facts, why = self.adjustment(corp, corp.cash)
+        return move, why
+
+    def ipo_figures(self, charter: str, abbr: str, price: int, shares: int, treasury: int) -> dict:
+        """What the IPO calculator shows about a new corporation besides money (Stars: its stars)."""
+        return {
+            "stars": corporation_stars(charter, self.ability(charter), [abbr], treasury).total,
+            "required": required_stars(price, 2 * shares),
+        }
+
+    def _queue_head(self, ev, kind):
+        if self.phase_kind != kind:
+            raise RuleError(
+                f"It is phase {self.phase}, not phase {self.phase_no(kind)} ({self.PHASE_NAMES[self.phase_no(kind)].lower()})."
+            )
         name = ev.get("corporation")
         head = self.queue[0]
         if name != head:
@@ -101,11 +126,12 @@ class CorporateMixin:
             )
         return self.corps[head]
 
-    # ------------------------------------------------------------------ phase 7
-    def _start_7(self):
-        at_top = [c.name for c in self.corps.values() if c.price == TOP_PRICE]
+    # ------------------------------------------------------------------ end card (Stars phase 7)
+    def _start_end_card(self):
+        top_price = self.cards.TOP_PRICE
+        at_top = [c.name for c in self.corps.values() if c.price == top_price]
         if at_top:
-            self._log(f"{', '.join(at_top)} at {TOP_PRICE}: the game ends")
+            self._log(f"{', '.join(at_top)} at {top_price}: the game ends")
             self._finish_game()
         elif self.end_flipped:
             self._log("The game end card was already flipped: the game ends")
@@ -117,19 +143,18 @@ class CorporateMixin:
                 "for red, orange, yellow and green); the game ends in the next phase 7"
             )
 
-    def _waiting_7(self) -> bool:
-        return False
-
-    # ------------------------------------------------------------------ phase 8
-    def _start_8(self):
+    # ------------------------------------------------------------------ issue shares
+    def _start_issue(self):
         self.queue = [c for c in self.share_order() if self.corps[c].unissued]
 
     def issue_price(self, corp) -> int:
-        if corp.name == STOCK_MASTERS:
+        if self.ability(corp.name) == STEADY_ISSUE:
             return corp.price
         return self.price_move(corp, -1).new
 
-    def _waiting_8(self) -> bool:
+    def _receivers_issue_a_share(self) -> bool:
+        """Automatic steps of issuing: a corporation in receivership always issues a share, even
+        if it goes bankrupt by doing so.  True when a president must decide."""
         while self.queue:
             corp = self.corps[self.queue[0]]
             if corp.president is not None:
@@ -139,12 +164,14 @@ class CorporateMixin:
         return False
 
     def _ev_issue(self, ev) -> str:
-        corp = self._queue_head(ev, 8, "issue shares")
+        corp = self._queue_head(ev, "issue")
+        if not corp.unissued:
+            raise RuleError(f"{corp.name} has issued all its {corp.total_shares} shares.")
         self.queue.pop(0)
         return self._issue(corp, "")
 
     def _ev_skip_issue(self, ev) -> str:
-        corp = self._queue_head(ev, 8, "issue shares")
+        corp = self._queue_head(ev, "issue")
         self.queue.pop(0)
         return f"{corp.name} issues no share"
 
@@ -160,25 +187,24 @@ class CorporateMixin:
         self._money("Bank", corp.name, price, "issues a share")
         return f"{corp.name}{note} issues a share for {price}"
 
-    # ------------------------------------------------------------------ phase 9
-    def _start_9(self):
+    # ------------------------------------------------------------------ IPO
+    def _start_ipo(self):
         private = [a for p in self.players.values() for a in p.companies]
-        self.queue = sorted(private, key=lambda a: -COMPANIES[a].face_value)
+        self.queue = sorted(private, key=lambda a: -self.cards.COMPANIES[a].face_value)
 
     def free_charters(self) -> list[str]:
-        return [name for name in CORPORATIONS if name not in self.corps]
+        return [name for name in self.charters if name not in self.corps]
 
-    @staticmethod
-    def ipo_terms(abbr: str, price: int) -> tuple[int, int, int]:
+    def ipo_terms(self, abbr: str, price: int) -> tuple[int, int, int]:
         """(shares for the owner and for the bank each, owner's payment, new treasury)."""
-        face = COMPANIES[abbr].face_value
+        face = self.cards.COMPANIES[abbr].face_value
         shares = 2 if face > price else 1
         payment = shares * price - face
         return shares, payment, payment + shares * price
 
     def ipo_prices(self, abbr: str) -> list[int]:
         """Share prices allowed for the company's colour and free now."""
-        return [p for p in IPO_PRICES[COMPANIES[abbr].color] if p not in self.price_holder]
+        return [p for p in self.cards.IPO_PRICES[self.cards.COMPANIES[abbr].color] if p not in self.price_holder]
 
     def _can_ipo(self, abbr: str) -> str | None:
         """Why the owner cannot form a corporation with ``abbr`` (None if they can)."""
@@ -187,12 +213,14 @@ class CorporateMixin:
         owner = self.owner[abbr]
         prices = self.ipo_prices(abbr)
         if not prices:
-            return f"every {COMPANIES[abbr].color} IPO share price is in use"
+            return f"every {self.cards.COMPANIES[abbr].color} IPO share price is in use"
         if not any(self.ipo_terms(abbr, p)[1] <= owner.cash for p in prices):
             return f"{owner.name} cannot pay the difference at any free share price"
         return None
 
-    def _waiting_9(self) -> bool:
+    def _skip_impossible_ipos(self) -> bool:
+        """Automatic steps of the IPO phase: a company whose owner cannot form a corporation with it
+        is skipped, with the reason.  True when an owner must decide."""
         while self.queue:
             abbr = self.queue[0]
             why = self._can_ipo(abbr)
@@ -203,8 +231,8 @@ class CorporateMixin:
         return False
 
     def _ipo_head(self, ev):
-        if self.phase != 9:
-            raise RuleError(f"IPOs happen in phase 9; it is phase {self.phase} now.")
+        if self.phase_kind != "ipo":
+            raise RuleError(f"IPOs happen in phase {self.phase_no('ipo')}; it is phase {self.phase} now.")
         abbr = ev.get("company")
         head = self.queue[0]
         if abbr != head:
@@ -222,15 +250,15 @@ class CorporateMixin:
         abbr = self._ipo_head(ev)
         name = ev.get("corporation")
         price = ev.get("price")
-        if name not in CORPORATIONS:
+        if name not in self.charters:
             raise RuleError(f"There is no corporation {name!r}.")
         if name in self.corps:
             raise RuleError(f"{name} is already in play; choose a free charter.")
-        color = COMPANIES[abbr].color
-        if type(price) is not int or price not in SHARE_PRICE_CARDS:
+        color = self.cards.COMPANIES[abbr].color
+        if type(price) is not int or price not in self.cards.PRICE_INDEX:
             raise RuleError(f"{price!r} is not a share price.")
-        if price not in IPO_PRICES[color]:
-            allowed = ", ".join(map(str, IPO_PRICES[color]))
+        if price not in self.cards.IPO_PRICES[color]:
+            allowed = ", ".join(map(str, self.cards.IPO_PRICES[color]))
             raise RuleError(f"{price} is not an IPO price for a {color} company (allowed: {allowed}).")
         if price in self.price_holder:
             raise RuleError(f"The {price} share price card is held by {self.price_holder[price]}.")
@@ -239,11 +267,11 @@ class CorporateMixin:
         if payment > owner.cash:
             raise RuleError(
                 f"Forming {name} at {price} costs {owner.name} {payment} "
-                f"({shares} × {price} − face value {COMPANIES[abbr].face_value}); "
+                f"({shares} × {price} − face value {self.cards.COMPANIES[abbr].face_value}); "
                 f"{owner.name} has {owner.cash}."
             )
         self.queue.pop(0)
-        corp = Corporation(name, price)
+        corp = Corporation(name, price, self.charters[name].shares)
         self.corps[name] = corp
         self.price_holder[price] = name
         self._give_company(abbr, corp)

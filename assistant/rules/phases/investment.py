@@ -1,8 +1,8 @@
-"""Phase 1 (investment: auctions and share trading) and phase 2 (wrap-up)."""
+"""Investment (auctions and share trading), and what follows it: the new player order and the
+foreign investor's purchases (Stars: phase 1 and the wrap-up; classic: phases 3, 4 and 5)."""
 
 from __future__ import annotations
 
-from ..cards import COMPANIES, TOP_PRICE
 from ..errors import RuleError
 
 
@@ -26,7 +26,7 @@ class Auction:
 
 class InvestmentMixin:
     # ------------------------------------------------------------------ phase 1
-    def _start_1(self):
+    def _start_investment(self):
         self.actor = 0
         self.passes = 0
         self.auction = None
@@ -43,14 +43,16 @@ class InvestmentMixin:
         return self.price_move(corp, -1).new
 
     def _has_investment_action(self, player) -> bool:
-        if player.shares:
+        if any(self.sale_refusal(player.name, self.corps[c]) is None for c, n in player.shares.items() if n):
             return True
         cash = player.cash
-        if any(COMPANIES[a].face_value <= cash for a in self.available):
+        if any(self.cards.COMPANIES[a].face_value <= cash for a in self.available):
             return True
         return any(c.bank_shares and self.buy_price(c) <= cash for c in self.corps.values())
 
-    def _waiting_1(self) -> bool:
+    def _auto_pass_and_leave(self) -> bool:
+        """Automatic steps of the investment phase: an auction with one bidder left ends; a bidder
+        who cannot raise leaves; a player with nothing to do passes.  True when a player must decide."""
         n = len(self.order)
         while True:
             auction = self.auction
@@ -76,8 +78,8 @@ class InvestmentMixin:
             self.actor = (self.actor + 1) % n
 
     def _require_actor(self, ev) -> str:
-        if self.phase != 1:
-            raise RuleError(f"That is a phase 1 action; it is phase {self.phase} now.")
+        if self.phase_kind != "investment":
+            raise RuleError(f"That is a phase {self.phase_no('investment')} action; it is phase {self.phase} now.")
         name = ev.get("player")
         if name not in self.players:
             raise RuleError(f"There is no player {name!r} in this game.")
@@ -100,8 +102,8 @@ class InvestmentMixin:
         return f"{name} passes"
 
     def _ev_bid(self, ev) -> str:
-        if self.phase != 1:
-            raise RuleError(f"Bids happen in phase 1; it is phase {self.phase} now.")
+        if self.phase_kind != "investment":
+            raise RuleError(f"Bids happen in phase {self.phase_no('investment')}; it is phase {self.phase} now.")
         name = ev.get("player")
         company = ev.get("company")
         price = ev.get("price")
@@ -128,13 +130,13 @@ class InvestmentMixin:
             auction.current = (auction.current + 1) % len(auction.bidders)
             return f"{name} bids {price} for the {company}"
         self._require_actor(ev)
-        if company not in COMPANIES:
+        if company not in self.cards.COMPANIES:
             raise RuleError(f"There is no company {company!r}.")
         if company not in self.available:
             if company in self.unavailable:
                 raise RuleError(f"The {company} was drawn this turn and cannot be auctioned until next turn.")
             raise RuleError(f"The {company} is not in the offering.")
-        face = COMPANIES[company].face_value
+        face = self.cards.COMPANIES[company].face_value
         if price < face:
             raise RuleError(f"The {company} needs a bid of at least {face}, its face value; {price} is too low.")
         if price > cash:
@@ -149,7 +151,7 @@ class InvestmentMixin:
     def _ev_leave(self, ev) -> str:
         auction = self.auction
         name = ev.get("player")
-        if self.phase != 1 or auction is None:
+        if self.phase_kind != "investment" or auction is None:
             raise RuleError("No auction is running, so there is nothing to leave.")
         bidder = auction.bidders[auction.current]
         if name != bidder:
@@ -196,8 +198,8 @@ class InvestmentMixin:
             self._check_presidency(corp)
         self.passes = 0
         self._next_actor()
-        if new == TOP_PRICE:
-            self._log(f"{corp.name} reached {TOP_PRICE}")
+        if new == self.cards.TOP_PRICE:
+            self._log(f"{corp.name} reached {new}")
             self._finish_game()
         return text
 
@@ -208,6 +210,9 @@ class InvestmentMixin:
         held = player.shares.get(corp.name, 0)
         if not held:
             raise RuleError(f"{name} has no {corp.name} share to sell.")
+        why = self.sale_refusal(name, corp)
+        if why:
+            raise RuleError(why)
         new = self.price_move(corp, -1).new
         self.passes = 0
         self._next_actor()
@@ -227,6 +232,10 @@ class InvestmentMixin:
         self._check_presidency(corp, acting=name if was_president else None)
         return f"{name} sells a {corp.name} share for {new}"
 
+    def sale_refusal(self, name: str, corp) -> str | None:
+        """Why the player may not sell a share of ``corp`` (None: may).  Stars: always may."""
+        return None
+
     def _corp_arg(self, ev):
         name = ev.get("corporation")
         corp = self.corps.get(name)
@@ -234,14 +243,26 @@ class InvestmentMixin:
             raise RuleError(f"{name!r} is not a corporation in play.")
         return corp
 
-    # ------------------------------------------------------------------ phase 2
-    def _start_2(self):
+    # ------------------------------------------------------------------ wrap-up (Stars phase 2)
+    def _start_wrap_up(self):
+        self._new_player_order()
+        self._foreign_investor_buys()
+
+    def _finish_wrap_up(self):
+        self._offering_available()
+
+    def _new_player_order(self) -> None:
+        """By money, most first; ties keep the old order."""
         old = self.order
         self.order = sorted(old, key=lambda p: (-self.players[p].cash, old.index(p)))
         self._log("New player order: " + ", ".join(self.order))
+
+    def _foreign_investor_buys(self) -> None:
+        """The foreign investor buys available companies at face value, cheapest first, while it can."""
         bought = 0
-        for abbr in sorted(self.available, key=lambda a: COMPANIES[a].face_value):
-            face = COMPANIES[abbr].face_value
+        companies = self.cards.COMPANIES
+        for abbr in sorted(self.available, key=lambda a: companies[a].face_value):
+            face = companies[abbr].face_value
             if face > self.fi.cash:
                 break
             self.fi.cash -= face
@@ -252,9 +273,6 @@ class InvestmentMixin:
             bought += 1
         self._draw(bought)
 
-    def _waiting_2(self) -> bool:
-        return False
-
-    def _finish_2(self):
+    def _offering_available(self) -> None:
         self.available.extend(self.unavailable)
         self.unavailable = []

@@ -1,35 +1,55 @@
-"""Phase 3 (acquisition) and phase 4 (closing): the any-order phases."""
+"""Acquisition and closing: the any-order phases (Stars: phases 3 and 4; classic: 6 and 7)."""
 
 from __future__ import annotations
 
-from ..cards import COMPANIES
-from ..compute import JUNKYARD, OVERSEAS
+from ..cards import CLOSING_BONUS, FOREIGN_FIRST
 from ..errors import RuleError
 
 
 class TradingMixin:
-    # ------------------------------------------------------------------ phase 3 helpers
+    # ------------------------------------------------------------------ the foreign investor
+    # Canonical rules, phase 3: "The Foreign Investor only sells at the maximum allowed price
+    # ... During the whole phase, the Overseas Trading Corporation is considered to have the
+    # highest Share Price and pays only Face Value for Companies bought from the Foreign
+    # Investor."  That ability (charter FOREIGN_FIRST: Overseas Trading in Stars, Orion in v2.2)
+    # lives here and nowhere else: its price in ``fi_price``, its priority in ``fi_priority``.
     def fi_price(self, corp_name: str, abbr: str) -> int:
         """What a corporation pays the foreign investor: the maximum, face value for Overseas Trading."""
-        c = COMPANIES[abbr]
-        return c.face_value if corp_name == OVERSEAS else c.price_max
+        c = self.cards.COMPANIES[abbr]
+        return c.face_value if self.ability(corp_name) == FOREIGN_FIRST else c.price_max
 
-    def spendable(self, corp) -> int:
-        """Money not received in this phase."""
-        return corp.cash - self.received.get(corp.name, 0)
+    def fi_priority(self, corp) -> tuple:
+        """Sort key of the priority with the foreign investor, best first: Overseas Trading
+        first (as if its share price were higher than any other), then higher share price."""
+        return (self.ability(corp.name) != FOREIGN_FIRST, -corp.price)
+
+    def priority_order(self) -> str:
+        """The order of priority with the foreign investor, in words, with this ruleset's names."""
+        first = self.ruleset.corporation_names.get(FOREIGN_FIRST)
+        return f"{first} first, then the higher share price" if first else "the higher share price first"
 
     def has_priority(self, corp, over) -> bool:
-        """Priority with the foreign investor: Overseas Trading first, then higher share price."""
-        if corp.name == over.name:
-            return False
-        if over.name == OVERSEAS:
-            return False
-        if corp.name == OVERSEAS:
-            return True
-        return corp.price > over.price
+        """Whether ``corp`` comes strictly before ``over`` with the foreign investor."""
+        return corp.name != over.name and self.fi_priority(corp) < self.fi_priority(over)
+
+    def spendable(self, corp) -> int:
+        """Money not received in this phase (money received in the phase is turned vertical
+        and cannot be used for further transactions)."""
+        return corp.cash - self.received.get(corp.name, 0)
+
+    def can_announce(self, corp, abbr: str) -> bool:
+        """Whether ``corp`` could itself buy the foreign investor's ``abbr`` now: only then may it
+        announce the purchase ("the announcing Corporation must buy": no fake announcements)."""
+        return (
+            self.owner.get(abbr) is self.fi
+            and abbr not in self.moved
+            and (self.spendable(corp) >= self.fi_price(corp.name, abbr))
+        )
 
     def interveners(self, announcer, abbr: str) -> list:
-        """Corporations that may intervene in a purchase from the foreign investor, best first."""
+        """Corporations that may intervene in ``announcer``'s purchase of the foreign investor's
+        ``abbr``, best first: run by a player, with priority over the announcer and enough money
+        not received in this phase for their own price."""
         out = [
             c
             for c in self.corps.values()
@@ -37,17 +57,17 @@ class TradingMixin:
             and self.has_priority(c, announcer)
             and self.spendable(c) >= self.fi_price(c.name, abbr)
         ]
-        out.sort(key=lambda c: (c.name != OVERSEAS, -c.price))
+        out.sort(key=self.fi_priority)
         return out
 
     # ------------------------------------------------------------------ phase 3 flow
-    def _start_3(self):
+    def _start_acquisition(self):
         self.moved = set()
         self.received = {}
         self.intervention = None
         self.phase_open = self._acquisition_possible()
         receivers = [c for c in self.corps.values() if c.president is None]
-        receivers.sort(key=lambda c: (c.name != OVERSEAS, -c.price))
+        receivers.sort(key=self.fi_priority)
         self.receivers = [c.name for c in receivers]
 
     def _acquisition_possible(self) -> bool:
@@ -57,11 +77,15 @@ class TradingMixin:
             return False
         for corp in self.corps.values():
             for abbr, ent in self.owner.items():
-                if ent is not corp and COMPANIES[abbr].price_min <= corp.cash:
+                if ent is not corp and self.cards.COMPANIES[abbr].price_min <= corp.cash:
                     return True
         return False
 
-    def _waiting_3(self) -> bool:
+    def _receivers_buy_from_the_foreign_investor(self) -> bool:
+        """Automatic steps of phase 3: each receiver (best priority first) announces the most
+        expensive company of the foreign investor it can afford and buys it, unless some
+        corporation may intervene: then the game waits for that decision.  True while waiting
+        or while the phase is open."""
         if self.intervention is not None:
             return True
         while self.receivers:
@@ -84,8 +108,8 @@ class TradingMixin:
                 continue
             price = self.fi_price(corp.name, abbr)
             if price <= self.spendable(corp):
-                if best is None or (price, COMPANIES[abbr].face_value) > best[0]:
-                    best = ((price, COMPANIES[abbr].face_value), abbr)
+                if best is None or (price, self.cards.COMPANIES[abbr].face_value) > best[0]:
+                    best = ((price, self.cards.COMPANIES[abbr].face_value), abbr)
         return None if best is None else best[1]
 
     def _buy_from_fi(self, corp, abbr, who) -> str:
@@ -106,8 +130,11 @@ class TradingMixin:
         self.moved.add(abbr)
 
     def _in_phase_3(self):
-        if self.phase != 3:
-            raise RuleError(f"Companies are bought in phase 3 (acquisition); it is phase {self.phase} now.")
+        if self.phase_kind != "acquisition":
+            raise RuleError(
+                f"Companies are bought in phase {self.phase_no('acquisition')} (acquisition); "
+                f"it is phase {self.phase} now."
+            )
 
     def _ev_acquire(self, ev) -> str:
         self._in_phase_3()
@@ -115,7 +142,7 @@ class TradingMixin:
         abbr = ev.get("company")
         price = ev.get("price")
         announced = ev.get("announced_by")
-        if abbr not in COMPANIES:
+        if abbr not in self.cards.COMPANIES:
             raise RuleError(f"There is no company {abbr!r}.")
         if type(price) is not int:
             raise RuleError("The price must be a whole number of coins.")
@@ -142,11 +169,11 @@ class TradingMixin:
                 raise RuleError(f"{seller.name} is in receivership and never sells companies.")
             if len(seller.companies) == 1:
                 raise RuleError(f"The {abbr} is the only company of {seller.name}; a corporation keeps at least one.")
-        c = COMPANIES[abbr]
+        c = self.cards.COMPANIES[abbr]
         if seller.kind == "foreign_investor":
             fixed = self.fi_price(corp.name, abbr)
             if price != fixed:
-                how = "face value" if corp.name == OVERSEAS else "the maximum of its price span"
+                how = "face value" if fixed == c.face_value != c.price_max else "the maximum of its price span"
                 raise RuleError(f"The foreign investor sells the {abbr} to {corp.name} only at {fixed} ({how}).")
         elif not c.price_min <= price <= c.price_max:
             raise RuleError(f"{price} is outside the price span {c.price_min}–{c.price_max} of the {abbr}.")
@@ -155,21 +182,7 @@ class TradingMixin:
             extra = " (money received in this phase cannot be spent in it)" if available != corp.cash else ""
             raise RuleError(f"{corp.name} has only {available} available for the {abbr}, not {price}{extra}.")
         if announced is not None:
-            if seller.kind != "foreign_investor":
-                raise RuleError("Only a purchase from the foreign investor is announced and can be intervened in.")
-            announcer = self.corps.get(announced)
-            if announcer is None:
-                raise RuleError(f"{announced!r} is not a corporation in play.")
-            if announcer.president is None and pending is None:
-                raise RuleError(
-                    f"{announcer.name} is in receivership: its purchases are announced by the "
-                    f"receiver at the start of the phase, not now."
-                )
-            if not self.has_priority(corp, announcer):
-                raise RuleError(
-                    f"{corp.name} has no priority over {announcer.name} "
-                    f"(Overseas Trading first, then the higher share price), so it cannot intervene."
-                )
+            self._check_intervention(corp, abbr, announced, pending)
         self._transfer(corp, abbr, price)
         if pending is not None:
             self.intervention = None
@@ -178,6 +191,36 @@ class TradingMixin:
         if announced:
             text += f" (intervening in {announced}'s announced purchase)"
         return text
+
+    def _check_intervention(self, corp, abbr: str, announced, pending) -> None:
+        """An intervention: ``corp`` buys the foreign investor's ``abbr`` that ``announced``
+        announced.  Which of several willing interveners acts is the table's business:
+        declined offers are not events (see docs/engine-api.md, "Interventions")."""
+        if self.owner.get(abbr) is not self.fi:
+            raise RuleError("Only a purchase from the foreign investor is announced and can be intervened in.")
+        announcer = self.corps.get(announced) if isinstance(announced, str) else None
+        if announcer is None:
+            raise RuleError(f"{announced!r} is not a corporation in play.")
+        if announcer is corp:
+            raise RuleError(f"{corp.name} cannot intervene in its own purchase; leave out announced_by.")
+        if announcer.president is None and pending is None:
+            raise RuleError(
+                f"{announcer.name} is in receivership: its purchases are announced by the "
+                f"receiver at the start of the phase, not now."
+            )
+        if not self.has_priority(corp, announcer):
+            raise RuleError(
+                f"{corp.name} has no priority over {announcer.name} ({self.priority_order()}), so it cannot intervene."
+            )
+        if not self.can_announce(announcer, abbr):
+            own = self.fi_price(announcer.name, abbr)
+            have = self.spendable(announcer)
+            extra = " not received in this phase" if have != announcer.cash else ""
+            raise RuleError(
+                f"{announcer.name} cannot announce buying the {abbr}: it has only {have}{extra}, not the "
+                f"{own} the foreign investor asks, and an announcing corporation must be able to buy "
+                f"(no fake announcements)."
+            )
 
     def _ev_no_intervention(self, ev) -> str:
         self._in_phase_3()
@@ -194,11 +237,12 @@ class TradingMixin:
 
     def _ev_done(self, ev) -> str:
         phase = ev.get("phase")
-        if phase not in (3, 4):
-            raise RuleError("Only phase 3 (acquisition) and phase 4 (closing) are declared done.")
+        buying, closing = self.phase_no("acquisition"), self.phase_no("closing")
+        if phase not in (buying, closing):
+            raise RuleError(f"Only phase {buying} (acquisition) and phase {closing} (closing) are declared done.")
         if self.phase != phase:
             raise RuleError(f"It is phase {self.phase}, not phase {phase}.")
-        if phase == 3:
+        if phase == buying:
             if self.intervention is not None:
                 raise RuleError(f"First settle {self.intervention[0]}'s purchase of the {self.intervention[1]}.")
             self.phase_open = False
@@ -227,10 +271,10 @@ class TradingMixin:
                     out.append((name, p.cash, income))
         return out
 
-    def _start_4(self):
+    def _start_closing(self):
         costs = self.costs()
-        for abbr in sorted(self.fi.companies, key=lambda a: COMPANIES[a].face_value):
-            c = COMPANIES[abbr]
+        for abbr in sorted(self.fi.companies, key=lambda a: self.cards.COMPANIES[a].face_value):
+            c = self.cards.COMPANIES[abbr]
             if c.income - costs.get(c.color, 0) < 0:
                 self._remove_company(abbr)
                 self._log(f"The foreign investor closes the {abbr} (income {c.income}, cost {costs[c.color]})")
@@ -238,8 +282,8 @@ class TradingMixin:
         for corp in list(self.corps.values()):
             if corp.president is not None:
                 continue
-            for abbr in sorted(corp.companies, key=lambda a: COMPANIES[a].face_value):
-                color = COMPANIES[abbr].color
+            for abbr in sorted(corp.companies, key=lambda a: self.cards.COMPANIES[a].face_value):
+                color = self.cards.COMPANIES[abbr].color
                 if len(corp.companies) > 1 and ((color == "red" and red) or (color == "orange" and orange)):
                     self._log(self._close(corp, abbr, f"{corp.name} (in receivership)"))
         self.phase_open = bool(
@@ -250,24 +294,27 @@ class TradingMixin:
             )
         )
 
-    def _waiting_4(self) -> bool:
+    def _closing_open(self) -> bool:
+        """Phase 4 waits for its ``done`` while open (the automatic closings ran at its start)."""
         return self.phase_open
 
     def _close(self, owner, abbr, who) -> str:
         self._remove_company(abbr)
         text = f"{who} closes the {abbr}"
-        if owner.kind == "corporation" and owner.name == JUNKYARD:
-            bonus = 2 * COMPANIES[abbr].income
+        if owner.kind == "corporation" and self.ability(owner.name) == CLOSING_BONUS:
+            bonus = 2 * self.cards.COMPANIES[abbr].income
             owner.cash += bonus
             self._money("Bank", owner.name, bonus, f"scrapping bonus for the {abbr}")
             text += f" and receives a scrapping bonus of {bonus}"
         return text
 
     def _ev_close(self, ev) -> str:
-        if self.phase != 4:
-            raise RuleError(f"Companies are closed in phase 4 (closing); it is phase {self.phase} now.")
+        if self.phase_kind != "closing":
+            raise RuleError(
+                f"Companies are closed in phase {self.phase_no('closing')} (closing); it is phase {self.phase} now."
+            )
         abbr = ev.get("company")
-        if abbr not in COMPANIES:
+        if abbr not in self.cards.COMPANIES:
             raise RuleError(f"There is no company {abbr!r}.")
         owner = self.owner.get(abbr)
         if owner is None:

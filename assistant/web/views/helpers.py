@@ -26,7 +26,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, g, render_template, request, url_for
 from markupsafe import Markup
 
-from assistant.web import get_store
+from assistant.rules import RuleError, rulesets
+from assistant.web import get_store, labels
 from assistant.web import helpers_context as hc
 from assistant.web.views.table import view
 
@@ -66,9 +67,21 @@ def _fail(err: hc.HelperError):
 # ------------------------------------------------------------------ rules
 @bp.get("/rules")
 def rules():
+    """The rules of a game's ruleset (``game=<gid>``), of a ruleset (``ruleset=<key>``), else of Stars."""
     gid = request.args.get("game") or ""
-    back = url_for("table.page", gid=gid) if gid and get_store().game_exists(gid) else None
-    return render_template("rules.html", groups=hc.rules_groups(), back=back)
+    back = None
+    ruleset = rulesets.STARS
+    key = request.args.get("ruleset")
+    if gid and get_store().game_exists(gid):
+        back = url_for("table.page", gid=gid)
+        key = get_store().get_game(gid).ruleset
+    if key:
+        try:
+            ruleset = rulesets.get(key)
+        except RuleError as err:
+            abort(404, description=err.message)
+    labels.use_ruleset(ruleset)
+    return render_template("rules.html", groups=hc.rules_groups(ruleset), back=back, ruleset=ruleset)
 
 
 # ------------------------------------------------------------------ helpers
@@ -118,7 +131,7 @@ def acquisition(gid: str):
             raw = args.get("price", "")
             if raw == "":  # no price yet: the lowest of the menu's range (or of the price span)
                 lo_hi = choices["spans"].get((corp, company))
-                raw = lo_hi[0] if lo_hi else hc.COMPANIES[company].price_min
+                raw = lo_hi[0] if lo_hi else hc.companies_of(v.game)[company].price_min
             price = hc.need_int(raw, "price", 0, 999)
         except hc.HelperError as err:
             _fail(err)

@@ -7,18 +7,23 @@ import secrets
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
-from assistant.rules.cards import COMPANIES, COMPANIES_BY_COLOR
+from assistant.rules import rulesets
 from assistant.store import ImportRefused, Refused
-from assistant.web import get_store
+from assistant.web import cards, get_store
 from assistant.web.csrf import is_json_request
-from assistant.web.labels import COLORS, two_handed_seats
+from assistant.web.labels import colors, two_handed_seats
 
 bp = Blueprint("home", __name__)
 
-MAX_PLAYERS = 6
+MAX_PLAYERS = max(r.players[1] for r in rulesets.RULESETS.values())
 MAX_NAME = 30
-OPTIONS = {  # variant: (name, how to enter it)
+OPTIONS = {  # variant: (name, how to enter it); a ruleset offers some of them (Ruleset.variants)
     "open_companies": ("Open companies", "the deck is open: tick below which companies are in it"),
+    "share_redemption": (
+        "Share redemption",
+        "in phase 1 a corporation with at least 3 shares issued may instead buy back a share from the bank "
+        "at the next higher free share price (Players Guide 3.6)",
+    ),
     "two_handed": (
         "Two-handed",
         (
@@ -30,20 +35,42 @@ OPTIONS = {  # variant: (name, how to enter it)
 }
 
 
-def _companies_by_color() -> list[tuple[str, list[str]]]:
-    return [(color, list(COMPANIES_BY_COLOR[color])) for color in COLORS]
+def deck_field(ruleset: rulesets.Ruleset) -> str:
+    """The form field of the open deck's companies (each ruleset picks from its own cards)."""
+    return "deck" if ruleset.key == rulesets.DEFAULT else f"deck-{ruleset.key}"
 
 
-def _render_new(names=None, options=(), deck=(), error=None, status=200):
+def _companies_by_color(ruleset: rulesets.Ruleset) -> list[tuple[str, list[dict]]]:
+    """The ruleset's company cards by colour (abbreviation, name, colour, face value)."""
+    by_color = ruleset.cards.COMPANIES_BY_COLOR
+    return [(color, [cards.company(a, ruleset) for a in by_color[color]]) for color in colors(ruleset)]
+
+
+def _choices() -> list[dict]:
+    """Each ruleset as the form offers it: title, what differs, players, game types, variants."""
+    return [
+        {
+            "ruleset": r,
+            "game_types": [t for t in r.game_types if t.offered],
+            "variants": [(key, *OPTIONS[key]) for key in r.variants if key in OPTIONS],
+            "deck_field": deck_field(r),
+            "companies": _companies_by_color(r) if "open_companies" in r.variants else [],
+        }
+        for r in rulesets.RULESETS.values()
+    ]
+
+
+def _render(names=None, options=(), deck=(), error=None, status=200, ruleset=rulesets.DEFAULT, game_types=None):
     names = list(names or [])
     names += [""] * (MAX_PLAYERS - len(names))
     return render_template(
         "new_game.html",
         names=names,
-        options=OPTIONS,
+        choices=_choices(),
+        ruleset=ruleset,
+        game_types=game_types or {},
         chosen=set(options),
         deck=set(deck),
-        companies=_companies_by_color(),
         error=error,
     ), status
 
@@ -55,41 +82,69 @@ def index():
 
 @bp.get("/games/new")
 def new_game():
-    return _render_new()
+    return _render()
 
 
 @bp.post("/games/new")
 def create_game():
     form = request.form
+    key = form.get("ruleset") or rulesets.DEFAULT
     names = [n.strip() for n in form.getlist("name")][:MAX_PLAYERS]
     options = [o for o in form.getlist("option") if o in OPTIONS]
-    deck = [c for c in form.getlist("deck") if c in COMPANIES]
     filled = [n for n in names if n]
+    deck: list[str] = []
+    type_key = form.get(f"game_type-{key}") or None
+
+    def again(error=None, status=422):
+        return _render(filled, options, deck, error, status if error else 200, key, {key: type_key})
+
+    if key not in rulesets.RULESETS:
+        key = rulesets.DEFAULT
+        return again("Choose one of the games offered.")
+    ruleset = rulesets.get(key)
+    deck[:] = [c for c in form.getlist(deck_field(ruleset)) if c in ruleset.cards.COMPANIES]
     if "shuffle" in form:
         secrets.SystemRandom().shuffle(filled)
-        return _render_new(filled, options, deck)
+        return again()
     error = _check_names(filled)
     if error:
-        return _render_new(filled, options, deck, error, 422)
+        return again(error)
+    not_offered = [OPTIONS[o][0] for o in options if o not in ruleset.variants]
+    if not_offered:
+        return again(f"{ruleset.title} has no variant “{not_offered[0]}”: untick it, or choose another game.")
+    offered = [t for t in ruleset.game_types if t.offered]
+    game_type = next((t for t in offered if t.key == type_key), None)
+    if offered and game_type is None:
+        return again(f"Choose the game type of {ruleset.title}: {'; '.join(t.title for t in offered)}.")
     if "open_companies" in options and not deck:
-        return _render_new(filled, options, deck, "Tick the companies that are in the open deck.", 422)
+        return again("Tick the companies that are in the open deck.")
     seats, persons = filled, None
     if "two_handed" in options:
         if len(filled) != 2:
-            return _render_new(
-                filled,
-                options,
-                deck,
+            return again(
                 "The two-handed variant is for 2 persons: enter just their "
-                "two names (players 1 and 2); the app makes the four seats.",
-                422,
+                "two names (players 1 and 2); the app makes the four seats."
             )
         persons, seats = filled, two_handed_seats(*filled)
+    else:
+        problem = ruleset.player_problem(len(filled))
+        if problem:
+            return again(problem)
     try:
-        gid = get_store().create_game(seats, options, deck if "open_companies" in options else None, persons=persons)
+        gid = get_store().create_game(
+            seats,
+            options + list(game_type.options if game_type else ()),
+            deck if "open_companies" in options else None,
+            persons=persons,
+            ruleset=ruleset.key,
+        )
     except Refused as err:
-        return _render_new(filled, options, deck, err.message, 422)
+        return again(_sentence(err.message))
     return redirect(url_for("table.page", gid=gid), code=303)
+
+
+def _sentence(message: str) -> str:
+    return message[:1].upper() + message[1:].rstrip(".") + "."
 
 
 def _check_names(names: list[str]) -> str | None:
@@ -97,9 +152,7 @@ def _check_names(names: list[str]) -> str | None:
         return "Enter at least 2 player names."
     if any(len(n) > MAX_NAME for n in names):
         return f"Names can have at most {MAX_NAME} characters."
-    if len({n.casefold() for n in names}) != len(names):
-        return "Every player needs a different name."
-    return None
+    return None  # the rest (invisible characters, duplicates, look-alikes) is assistant.names' rule
 
 
 @bp.post("/games/import")
@@ -114,7 +167,8 @@ def import_game():
         if upload is None or not upload.filename:
             return render_template("home.html", import_error="Choose a transcript file to import."), 400
         try:
-            data = json.loads(upload.read().decode("utf-8"))
+            # bytes: json detects UTF-8 with or without a byte order mark (and UTF-16/32), as for the JSON body
+            data = json.loads(upload.read())
         except (UnicodeDecodeError, ValueError):
             return render_template("home.html", import_error="That file is not a JSON transcript."), 400
     try:

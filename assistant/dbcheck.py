@@ -1,0 +1,224 @@
+"""Is the database file whole?  The check behind ``serve`` (before it starts) and ``check-db``.
+
+The server refuses to start whenever it would have to guess what happened to the games:
+
+* the file cannot be read (permissions, a folder, not an SQLite file);
+* SQLite's ``PRAGMA integrity_check`` finds damage (garbage written into the file, a truncated file),
+  or a stored row does not read back as UTF-8 JSON (garbage inside a row, which SQLite cannot see);
+* it is an SQLite file of something else (tables, but not this app's ``games`` and ``events``);
+* it is empty (0 bytes) where games were expected: the file was named explicitly (``--db`` or
+  ``$RSS_DB``), or it sits in an instance folder that has been used (its ``secret_key`` exists), or
+  its write-ahead log is still next to it.  A path where no file exists yet, or an empty file in
+  a brand-new instance folder, starts a new, empty database.
+
+Every refusal says how to restore a backup (README, "Backing up the database while the server runs").
+The check only reads: it opens the file read-only and never creates it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass, field
+
+SECRET_KEY_FILE = "secret_key"  # assistant.web.secret.KEY_FILE: its presence marks a used instance folder
+TABLES = {"games", "events"}
+MAX_PROBLEMS = 10  # lines of integrity_check output shown
+
+
+@dataclass
+class Report:
+    path: str
+    exists: bool = False
+    size: int = 0
+    games: int | None = None
+    events: int | None = None
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def summary(self) -> str:
+        if not self.exists:
+            return f"{self.path}: no file yet (a new database will be created)"
+        if self.problems:
+            return f"{self.path}: DAMAGED"
+        games = f"{self.games} game{'s' if self.games != 1 else ''}, {self.events} events"
+        return f"{self.path}: {games}; integrity check passed ({self.seconds:.2f} s)"
+
+
+class DamagedDatabase(Exception):
+    """The server must not start on this file; ``message`` says why and how to restore a backup."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def restore_advice(path: str) -> str:
+    name = os.path.basename(path)
+    return (
+        "To restore a backup: stop the server, move the damaged file aside together with its "
+        f"{name}-wal and {name}-shm if present (e.g. to {name}.damaged), copy the backup to {path}, and start the "
+        "server again; see 'Backing up the database while the server runs' in README.md. "
+        "To start an empty database instead, move the file away or name a new file with --db."
+    )
+
+
+def _wal_nonempty(path: str) -> bool:
+    try:
+        return os.path.getsize(path + "-wal") > 0
+    except OSError:
+        return False
+
+
+def inspect(path: str) -> Report:
+    """Read the file (read-only) and run SQLite's integrity check on it."""
+    report = Report(str(path))
+    started = time.monotonic()
+    try:
+        report.size = os.path.getsize(path)
+        report.exists = True
+    except FileNotFoundError:
+        return report
+    except OSError as err:
+        report.exists = True
+        report.problems.append(f"the file cannot be read ({err.strerror or err})")
+        return report
+    if os.path.isdir(path):
+        report.problems.append("it is a folder, not a database file")
+        return report
+    try:
+        with open(path, "rb") as fh:
+            fh.read(1)
+    except OSError as err:
+        report.problems.append(f"the file cannot be read ({err.strerror or err})")
+        return report
+    if report.size == 0 and not _wal_nonempty(path):
+        report.games = report.events = 0
+        return report
+    conn = None
+    try:
+        conn = sqlite3.connect(f"file:{_uri_path(path)}?mode=ro", uri=True, timeout=30)
+        rows = [r[0] for r in conn.execute("PRAGMA integrity_check")]
+        if rows != ["ok"]:  # one row may hold several lines: one problem a line
+            rows = [line for r in rows for line in str(r).splitlines() if line and not line.startswith("***")]
+            report.problems.extend(str(r) for r in rows[:MAX_PROBLEMS])
+            if len(rows) > MAX_PROBLEMS:
+                report.problems.append(f"... and {len(rows) - MAX_PROBLEMS} more")
+            return report
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and not TABLES <= tables:
+            report.problems.append(
+                "it is an SQLite file, but not this app's database (no games and events tables; it has: "
+                + ", ".join(sorted(tables)[:5])
+                + ")"
+            )
+            return report
+        if TABLES <= tables:
+            report.games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            report.events = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+            report.problems.extend(_unreadable_rows(conn))
+        else:
+            report.games = report.events = 0
+    except sqlite3.DatabaseError as err:  # not a database, malformed, I/O error, ...
+        report.problems.append(f"SQLite cannot read it: {err}")
+    finally:
+        if conn is not None:
+            conn.close()
+        report.seconds = time.monotonic() - started
+    return report
+
+
+def _unreadable_rows(conn: sqlite3.Connection) -> list[str]:
+    """Rows whose JSON is not valid UTF-8 JSON: garbage inside a row passes SQLite's own check."""
+    conn.text_factory = bytes
+    problems: list[str] = []
+    queries = (
+        ("game", "SELECT id, players, options FROM games"),
+        ("event", "SELECT game_id || ' #' || seq, event FROM events"),
+    )
+    for what, query in queries:
+        for row in conn.execute(query):
+            try:
+                for value in row[1:]:
+                    json.loads(value.decode("utf-8"))
+            except (AttributeError, UnicodeDecodeError, ValueError):
+                where = row[0].decode("utf-8", "replace") if isinstance(row[0], bytes) else row[0]
+                problems.append(f"{what} {where}: its stored data is not readable (garbage inside the row)")
+                if len(problems) >= MAX_PROBLEMS:
+                    return problems + ["... (stopped looking)"]
+    return problems
+
+
+def _uri_path(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(os.path.abspath(path))
+
+
+def games_expected(path: str, instance_path: str | None, named: bool) -> bool:
+    """Would an empty file at ``path`` mean games were lost (rather than a new database)?"""
+    if named or _wal_nonempty(path):
+        return True
+    return bool(instance_path) and os.path.exists(os.path.join(instance_path, SECRET_KEY_FILE))
+
+
+def check_before_start(path: str, instance_path: str | None = None, named: bool = False) -> Report:
+    """The start check of ``serve``: the report, or DamagedDatabase with what to do."""
+    report = inspect(path)
+    if report.problems:
+        detail = "; ".join(report.problems[:2]) + (" (and more)" if len(report.problems) > 2 else "")
+        raise DamagedDatabase(
+            f"The database file {path} is damaged or unreadable: {detail}. "
+            "The server does not start on it, so that nothing is written over the games it may still hold. "
+            f"Run `python -m assistant check-db --db {path}` for the details. " + restore_advice(path)
+        )
+    if report.exists and report.size == 0 and games_expected(path, instance_path, named):
+        why = "it was named with --db or $RSS_DB" if named else "this instance folder has been used before"
+        raise DamagedDatabase(
+            f"The database file {path} is empty (0 bytes), but games were expected there ({why}). "
+            "The server does not start a blank table over it. " + restore_advice(path)
+        )
+    return report
+
+
+def default_path(db: str | None = None) -> str:
+    """The file ``serve`` would use: ``--db``, else $RSS_DB, else rss.sqlite3 in the instance folder."""
+    if db:
+        return db
+    if os.environ.get("RSS_DB"):
+        return os.environ["RSS_DB"]
+    from flask import Flask
+
+    instance = os.environ.get("RSS_INSTANCE") or Flask("assistant.web").instance_path
+    return os.path.join(instance, "rss.sqlite3")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m assistant check-db [--db FILE]``: 0 if the file is whole, 1 if damaged, 2 if missing."""
+    parser = argparse.ArgumentParser(prog="python -m assistant check-db")
+    parser.add_argument("--db", default=None, help="SQLite file (default: the one serve uses)")
+    args = parser.parse_args(argv)
+    path = default_path(args.db)
+    report = inspect(path)
+    if not report.exists:
+        print(f"No database file at {path}.")
+        return 2
+    if report.problems:
+        print(f"DAMAGED: {path}")
+        for problem in report.problems:
+            print(f"  {problem}")
+        print(restore_advice(path))
+        return 1
+    if report.size == 0:
+        print(f"EMPTY: {path} is 0 bytes: it holds no games. If it should, restore a backup.")
+        print(restore_advice(path))
+        return 1
+    print(f"OK: {report.summary()}")
+    return 0

@@ -1,0 +1,286 @@
+"""Classic Rolling Stock: the shared engine with the Guide's card data, phase order and rules.
+
+The mechanisms are shared with Rolling Stock Stars (``assistant/rules``): auctions and share
+trading, the new player order and the foreign investor's purchases, acquisitions with
+interventions, closing, income with synergies, dividends, issuing shares, IPOs, the menu,
+snapshots and undo by replay.  What this class changes is all here, each with the Guide's
+section:
+
+* data: 45 companies in six colours, 10 corporations of 10 shares without abilities, the
+  32-card share price row up to $100, cost of ownership and deck per game type (``cards.py``);
+* the turn (1.4): ten phases, issuing and IPOs first, player order and the foreign investor
+  as phases of their own, the end check last; turn 1 starts with phase 3;
+* 1.3, 1.9, 3.8: the deck per game type (full, short, training) and player count, drawn at
+  random (no company is always in it); 3.4: the open companies variant declares it;
+* 1.5.3: the bank may never own all issued shares (the last share players hold is not sold),
+  so there is no receivership;
+* 1.5.6: the foreign investor sells at the maximum of the span; priority by share price;
+* 1.5.8: corporations earn synergies and have no special abilities;
+* 1.5.9: dividends up to a third of the share price, then the price moves by the book value
+  (the table on the share price card);
+* 1.6.1: a share is issued at the next lower free card;
+* 1.6.2: going public takes the fewest of 1-4 shares worth the face value;
+* 3.6 (variant ``share_redemption``): in phase 1 a corporation may instead redeem a share from
+  the bank, as a player buys one: at the next higher free card, with at least 3 shares issued;
+* 1.6.10: the game ends in phase 10 when a corporation holds $100 or the end card was flipped
+  (it flips when the offering is empty), or at once when a share bought in phase 3 reaches $100.
+"""
+
+from __future__ import annotations
+
+from ..compute import Income, synergy_pairs
+from ..errors import RuleError
+from ..game import Game
+from ..market import PriceMove
+from . import cards, rules
+
+# The Guide's section each kind of event is judged by (anchors in guide_rules.json).
+EVENT_RULES = {
+    "reveal": "setting-up",
+    "pass": "phase-3-auctions-and-share-trading",
+    "bid": "phase-3-auctions-and-share-trading",
+    "leave": "phase-3-auctions-and-share-trading",
+    "buy_share": "buying-and-selling-shares",
+    "sell_share": "buying-and-selling-shares",
+    "acquire": "buying-companies",
+    "done": "buying-companies",
+    "close": "closing-companies",
+    "dividend": "dividends-and-share-price",
+    "issue": "issuing-shares",
+    "skip_issue": "issuing-shares",
+    "redeem": "share-redemption",
+    "ipo": "going-public-with-more-shares",
+    "skip_ipo": "going-public",
+}
+
+PHASE_NAMES = {
+    1: "Issue shares",
+    2: "Form corporations",
+    3: "Auctions and shares",
+    4: "Player order",
+    5: "Foreign investor",
+    6: "Buy companies",
+    7: "Close companies",
+    8: "Income",
+    9: "Dividends",
+    10: "End check",
+}
+
+
+class ClassicGame(Game):
+    """One game of classic Rolling Stock, from setup to final scoring."""
+
+    GAME = "rolling-stock"
+    TITLE = "Rolling Stock"
+    cards = cards
+    PHASES = (
+        "issue",
+        "ipo",
+        "investment",
+        "player_order",
+        "foreign_investor",
+        "acquisition",
+        "closing",
+        "income",
+        "dividends",
+        "end_check",
+    )
+    PHASE_NAMES = PHASE_NAMES
+    FIRST_PHASE = 3  # phases 1 and 2 have nothing to do in turn 1
+    END_PHASE = "end_check"
+    EVENT_RULES = EVENT_RULES
+    EVENT_TYPES = (*(t for t in Game.EVENT_TYPES if t != "no_intervention"), "redeem")
+    KNOWN_OPTIONS = (*rules.GAME_TYPE_OPTIONS, "open_companies", "share_redemption")
+    MIN_PLAYERS, MAX_PLAYERS = 2, 6
+    HAS_STARS = False
+
+    def corp_stars(self, name: str):
+        raise RuleError("Classic Rolling Stock counts no stars: share prices move by book value.")
+
+    # ------------------------------------------------------------------ set-up (1.3, 1.9, 3.8)
+    def _configure(self, options, deck, persons) -> None:
+        types = [o for o in options if o in rules.GAME_TYPE_OPTIONS]
+        if len(types) > 1:
+            raise RuleError("Choose one game type: the full game, the short game or the training game.")
+        if persons:
+            raise RuleError("Classic Rolling Stock has no two-handed seats.")
+        self.game_type = rules.game_type(options)
+        self.colors = rules.colors_in_play(self.game_type)
+        n = len(self.players)
+        self.deck_left = rules.deck_counts(self.game_type, n)
+        self.open_deck = None
+        if "open_companies" in options:  # 3.4: the deck, built as usual, is declared open
+            self.open_deck = self._check_open_deck(deck, self.deck_left)
+        elif deck:
+            raise RuleError("A deck list is only given in the open companies variant.")
+        self.two_handed = False
+        self.persons = None
+
+    def top_color(self) -> str | None:
+        for color in self.colors:
+            if self.deck_left[color]:
+                return color
+        return None
+
+    def cost_shown_by(self, top: str) -> dict[str, int]:
+        return cards.COST_BY_TOP[self.game_type][top]
+
+    def reveal_choices(self) -> list[str]:
+        color = self.top_color()
+        if color is None:
+            return []
+        unseen = [a for a in cards.COMPANIES_BY_COLOR[color] if a not in self.seen]
+        if self.open_deck is not None:
+            return [a for a in unseen if a in self.open_deck]
+        return unseen
+
+    # ------------------------------------------------------------------ 1.5.3 share trading
+    def sale_refusal(self, name: str, corp) -> str | None:
+        after = {p: self.players[p].shares.get(corp.name, 0) for p in self.order}
+        after[name] -= 1
+        if not rules.players_keep_a_share(after):
+            return (
+                f"{name} holds the last {corp.name} share players own; the bank may never own all "
+                f"issued shares, so it cannot be sold."
+            )
+        return None
+
+    # ------------------------------------------------------------------ 1.5.6 the foreign investor
+    def fi_price(self, corp_name: str, abbr: str) -> int:
+        return cards.COMPANIES[abbr].price_max
+
+    @staticmethod
+    def fi_priority(corp) -> tuple:
+        """Priority with the foreign investor: the higher share price first."""
+        return (-corp.price,)
+
+    # ------------------------------------------------------------------ 1.5.8 income
+    def corporation_income(self, name: str, abbrs, costs) -> Income:
+        """Printed incomes minus cost of ownership plus synergies; no special abilities."""
+        inc = Income()
+        total = 0
+        for a in abbrs:
+            c = cards.COMPANIES[a]
+            cost = costs.get(c.color, 0)
+            inc.companies.append((a, c.income, cost))
+            total += c.income - cost
+        inc.synergies = synergy_pairs(abbrs, cards.COMPANIES)
+        inc.total = total + sum(p[2] for p in inc.synergies)
+        return inc
+
+    def book_value(self, name: str) -> int:
+        corp = self.corps[name]
+        return rules.book_value(corp.cash, corp.companies)
+
+    # ------------------------------------------------------------------ 1.5.9 dividends
+    def max_payout(self, corp) -> int:
+        return rules.max_payout(corp.price)
+
+    def adjustment(self, corp, cash: int) -> tuple[PriceMove, dict, str]:
+        """Where the share price moves with ``cash`` left after the dividend: the card's table row
+        for the book value, then on past cards in use in the arrow's direction."""
+        book = rules.book_value(cash, corp.companies)
+        low, high, _target = rules.table_row(corp.price, corp.issued, book)
+        move = self.price_move(corp, rules.price_steps(corp.price, corp.issued, book))
+        facts = {"book_value": book, "table_row": [low, high]}
+        return move, facts, f"book value {book} with {corp.issued} shares: {move.describe()}"
+
+    def ipo_figures(self, charter: str, abbr: str, price: int, shares: int, treasury: int) -> dict:
+        return {"book_value": rules.book_value(treasury, [abbr])}
+
+    # ------------------------------------------------------------------ 1.6.1 issuing a share
+    def issue_price(self, corp) -> int:
+        return self.price_move(corp, -1).new
+
+    # ------------------------------------------------------------------ 3.6 share redemption (variant)
+    def _start_issue(self) -> None:
+        redeeming = "share_redemption" in self.options
+        self.queue = [
+            c for c in self.share_order() if self.corps[c].unissued or (redeeming and self.can_redeem(self.corps[c]))
+        ]
+
+    def redemption_refusal(self, corp) -> str | None:
+        """Why the corporation cannot redeem a share now (None: it can)."""
+        if "share_redemption" not in self.options:
+            return "Shares are redeemed only in the share redemption variant."
+        if corp.issued < 3:
+            return f"{corp.name} has {corp.issued} shares issued; it redeems only with at least 3."
+        if not corp.bank_shares:
+            return f"The bank holds no {corp.name} share to redeem."
+        price = self.price_move(corp, 1).new
+        if price > corp.cash:
+            return f"Redeeming a {corp.name} share costs {price}; its treasury has {corp.cash}."
+        return None
+
+    def can_redeem(self, corp) -> bool:
+        return self.redemption_refusal(corp) is None
+
+    def _ev_redeem(self, ev) -> str:
+        corp = self._queue_head(ev, "issue")
+        why = self.redemption_refusal(corp)
+        if why:
+            raise RuleError(why)
+        price = self.price_move(corp, 1).new
+        self.queue.pop(0)
+        self._set_price(corp, price)
+        corp.cash -= price
+        self._money(corp.name, "Bank", price, "redeems a share")
+        corp.bank_shares -= 1
+        corp.issued -= 1
+        return f"{corp.name} redeems a share from the bank for {price}"
+
+    def _menu_issue(self) -> list[dict]:
+        out = super()._menu_issue()
+        corp = self.corps[self.queue[0]]
+        if "share_redemption" in self.options and self.can_redeem(corp):
+            base = {"player": corp.president, "corporation": corp.name}
+            out.append({"type": "redeem", **base, "price": self.price_move(corp, 1).new})
+        return out
+
+    # ------------------------------------------------------------------ 1.6.2 going public
+    def ipo_terms(self, abbr: str, price: int) -> tuple[int, int, int]:
+        return rules.ipo_terms(cards.COMPANIES[abbr].face_value, price)
+
+    # ------------------------------------------------------------------ phase 4: player order
+    def _start_player_order(self) -> None:
+        self._new_player_order()
+
+    # ------------------------------------------------------------------ phase 5: foreign investor
+    def _start_foreign_investor(self) -> None:
+        self._foreign_investor_buys()
+
+    def _finish_foreign_investor(self) -> None:
+        self._offering_available()
+
+    # ------------------------------------------------------------------ phase 10: end of game check
+    def _start_end_check(self) -> None:
+        at_top = [c.name for c in self.corps.values() if c.price == cards.TOP_PRICE]
+        if at_top:
+            self._log(f"{', '.join(at_top)} at {cards.TOP_PRICE}: the game ends")
+            self._finish_game()
+        elif self.end_flipped:
+            self._log("The game end card was already flipped: the game ends")
+            self._finish_game()
+        elif not (self.available or self.unavailable):
+            self.end_flipped = True
+            back = rules.cost_of_ownership(self.game_type, None, True)
+            cost = ", ".join(f"{c} {v}" for c, v in back.items())
+            self._log(
+                f"No company is left in the offering: the game end card is flipped (cost of ownership "
+                f"{cost}); the game ends in the next phase 10"
+            )
+
+    # ------------------------------------------------------------------ snapshot (FORMAT-classic.md)
+    def corporation_snapshot(self, name: str) -> dict:
+        c = self.corps[name]
+        return {
+            "cash": c.cash,
+            "share_price": c.price,
+            "companies": list(c.companies),
+            "president": c.president,
+            "issued": c.issued,
+            "bank_shares": c.bank_shares,
+            "unissued": c.unissued,
+            "income": self.corp_income(name).total,
+            "book_value": rules.book_value(c.cash, c.companies),
+        }

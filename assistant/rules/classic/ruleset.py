@@ -1,0 +1,50 @@
+"""Classic Rolling Stock as a ruleset (assistant/rules/rulesets.py registers it)."""
+
+from __future__ import annotations
+
+from ..ruleset import GameType, Ruleset, frozen
+from . import cards, rulebook
+from .game import PHASE_NAMES, ClassicGame
+
+# Corporation colours of the charters (the shares' colours in the Players Guide).
+COLORS = {
+    "Bear": "red",
+    "Eagle": "yellow",
+    "Horse": "grey",
+    "Star": "green",
+    "Android": "chartreuse",
+    "Ship": "blue",
+    "Wheel": "black",
+    "Jupiter": "brown",
+    "Saturn": "magenta",
+    "Orion": "purple",
+}
+
+
+def _engine(ruleset, players, options, deck, persons):
+    return ClassicGame(players, options, deck=deck, persons=persons, ruleset=ruleset)
+
+
+CLASSIC = Ruleset(
+    key=ClassicGame.GAME,
+    title="Rolling Stock",
+    differs="The classic game: 10 corporations without special abilities, share prices by book value, "
+    "ten phases a turn; full or short game; variants open companies and share redemption.",
+    players=(ClassicGame.MIN_PLAYERS, ClassicGame.MAX_PLAYERS),
+    variants=frozen({"open_companies": "Open companies", "share_redemption": "Share redemption"}),
+    game_types=(
+        GameType("full", "Full game: red to purple companies", ()),
+        GameType("short", "Short game: no purple companies", ("short",)),
+        GameType("training", "Training game: red to green companies", ("training",), offered=False),
+    ),
+    corporation_names=frozen({name: name for name in cards.CORPORATIONS}),
+    corporations=frozen(cards.CORPORATIONS),
+    corporation_short=frozen({}),
+    corporation_colors=frozen({name: COLORS.get(name, "") for name in cards.CORPORATIONS}),
+    phase_names=frozen(PHASE_NAMES),
+    rules_sections=rulebook.sections,
+    rules_title="The rules of the Rolling Stock Players Guide",
+    rules_note="",
+    cards=cards,
+    factory=_engine,
+)

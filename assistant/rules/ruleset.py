@@ -1,0 +1,105 @@
+"""The record of a ruleset: what a game's rules are called, offer and use (see rulesets.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType, ModuleType
+
+from .errors import RuleError
+
+
+@dataclass(frozen=True)
+class GameType:
+    """A game type of a ruleset (classic: full or short) and the transcript options it means."""
+
+    key: str
+    title: str
+    options: tuple[str, ...] = ()
+    offered: bool = True  # shown on the new-game form (classic's training game is not)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    key: str  # the transcript's "game"
+    title: str  # shown to people: "Rolling Stock Stars"
+    differs: str  # one line for the new-game form: what differs from the other rulesets
+    players: tuple[int, int]  # fewest and most players
+    variants: Mapping[str, str]  # option -> its name (empty: no variants)
+    game_types: tuple[GameType, ...]  # empty: one kind of game only
+    corporation_names: Mapping[str, str]  # charter key (its ability, or the classic symbol) -> display name
+    corporations: Mapping[str, object]  # display name -> charter (.name, .shares, .ability), in card order
+    corporation_short: Mapping[str, str]  # display name -> short label on the price row
+    corporation_colors: Mapping[str, str]  # display name -> colour of the charter ("" when it has none)
+    phase_names: Mapping[int, str]
+    rules_sections: Callable[[], tuple]  # the rules page: sections {"anchor", "group", "title", "text"}
+    rules_title: str  # what the rules page shows: "The canonical rules of Rolling Stock Stars"
+    rules_note: str  # shown above the rules for this ruleset ("" for none)
+    cards: ModuleType  # the card data (COMPANIES, COLORS, PRICES, COST_BY_TOP, ...)
+    factory: Callable = field(repr=False)  # factory(ruleset, players, options, deck, persons) -> engine game
+
+    def __deepcopy__(self, memo):  # immutable: games copied for previews share it
+        return self
+
+    # -- creating games -------------------------------------------------------------
+    def create(self, players, options=(), deck=None, persons=None):
+        """A new engine game of this ruleset (RuleError when the set-up is not allowed)."""
+        options = list(options or ())
+        allowed = set(self.variants) | {o for t in self.game_types for o in t.options}
+        for opt in options:
+            if not isinstance(opt, str) or opt not in allowed:
+                known = ", ".join(sorted(allowed)) or "none"
+                raise RuleError(f"{self.title} has no variant {opt!r} (known: {known}).")
+        game = self.factory(self, list(players), options, deck, persons)
+        if getattr(game, "ruleset", None) is not self:
+            game.ruleset = self
+        return game
+
+    def replay(self, players, options=(), events=(), deck=None, persons=None):
+        game = self.create(players, options, deck=deck, persons=persons)
+        for event in events:
+            game.apply(event)
+        return game
+
+    # -- questions the forms and views ask --------------------------------------------
+    def player_problem(self, count: int) -> str | None:
+        """Why ``count`` players cannot play this ruleset (None if they can)."""
+        low, high = self.players
+        if low <= count <= high:
+            return None
+        return f"{self.title} is for {low} to {high} players, not {count}."
+
+    def game_type(self, key: str | None) -> GameType | None:
+        """The game type called ``key`` (the first one when ``key`` is None); None if there is none."""
+        for gt in self.game_types:
+            if key is None or gt.key == key:
+                return gt
+        return None
+
+    def game_type_of(self, options) -> GameType | None:
+        """Which game type a list of options means (None for rulesets without game types)."""
+        chosen = set(options or ())
+        typed = [gt for gt in self.game_types if gt.options and set(gt.options) <= chosen]
+        if typed:
+            return typed[0]
+        return next((gt for gt in self.game_types if not gt.options), None)
+
+    def short(self, name: str) -> str:
+        return self.corporation_short.get(name) or name[:3].upper()
+
+    def corporation_key(self, name: str) -> str | None:
+        """The charter key of a corporation's display name (None if it is not one)."""
+        charter = self.corporations.get(name)
+        return None if charter is None else charter.key
+
+    def phase_name(self, phase) -> str:
+        return self.phase_names.get(phase, "")
+
+    def rule_section(self, anchor: str | None) -> dict | None:
+        """The rules page section with this anchor (refusals name one), or None."""
+        return next((s for s in self.rules_sections() if s["anchor"] == anchor), None) if anchor else None
+
+
+def frozen(mapping) -> Mapping:
+    """A read-only copy of a mapping (rulesets are immutable)."""
+    return MappingProxyType(dict(mapping))

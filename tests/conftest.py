@@ -1,0 +1,32 @@
+"""Settings for the whole test suite.
+
+Hypothesis profiles.  On a developer's machine Hypothesis draws new examples on every run (and
+keeps failing ones in its local database).  In continuous integration (the ``CI`` environment
+variable is set, as GitHub Actions, GitLab CI and most others do) the ``ci`` profile is loaded:
+``derandomize=True`` makes every run draw the same examples from a fixed seed, so a failure seen
+in CI is reproduced by running the same test again with ``CI=1``, and ``print_blob=True`` prints
+the failing example's reproduction blob (for ``@reproduce_failure``) in the report.
+``HYPOTHESIS_PROFILE`` chooses a profile by name and wins over ``CI``.
+
+This file is loaded before any test module, so the settings objects the test modules build
+(``settings(max_examples=...)``) inherit from the profile chosen here.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+
+
+def hypothesis_profile(environ) -> str:
+    """The Hypothesis profile for an environment: HYPOTHESIS_PROFILE, else "ci" when CI is set."""
+    chosen = environ.get("HYPOTHESIS_PROFILE")
+    if chosen:
+        return chosen
+    return "ci" if environ.get("CI", "").strip().lower() not in ("", "0", "false") else "default"
+
+
+settings.load_profile(hypothesis_profile(os.environ))
