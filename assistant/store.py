@@ -209,6 +209,8 @@ class Store:
             db.execute(
                 "CREATE UNIQUE INDEX IF NOT EXISTS events_token ON events (game_id, token) WHERE token IS NOT NULL"
             )
+        if "seats" not in db.table_names():  # which phone plays which seat (not part of the game's log)
+            db["seats"].create({"game_id": str, "phone": str, "player": str}, pk=("game_id", "phone"))
 
     def close(self) -> None:
         db = getattr(self._local, "db", None)
@@ -298,6 +300,20 @@ class Store:
         except NotFound:
             return False
         return True
+
+    # -- seats taken by phones (presentation only: the log never depends on them) --
+    def take_seat(self, gid: str, phone: str, player: str | None) -> None:
+        """Record that ``phone`` plays ``player`` in game ``gid`` (None: the phone has no seat)."""
+        db = self._db()
+        with _immediate(db.conn):
+            db.execute("DELETE FROM seats WHERE game_id = ? AND phone = ?", [gid, phone])
+            if player:
+                db["seats"].insert({"game_id": gid, "phone": phone, "player": player})
+
+    def seats_taken(self, gid: str) -> set[str]:
+        """The seats (players or, two-handed, persons) some phone has taken."""
+        rows = self._db().execute("SELECT DISTINCT player FROM seats WHERE game_id = ?", [gid]).fetchall()
+        return {r[0] for r in rows}
 
     # -- events ------------------------------------------------------------------
     def rows(self, gid: str, after: int = 0) -> list[Row]:

@@ -566,7 +566,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         self._log("The game ends. " + ", ".join(f"{p} {scores[p]}" for p in ranking))
 
     def __repr__(self):
-        return f"Game(turn={self.turn}, phase={self.phase}, players={self.order})"
+        return f"{type(self).__name__}(turn={self.turn}, phase={self.phase}, players={self.order})"
 
 
 __all__ = ["Game", "RuleError", "PHASE_NAMES", "TOP_PRICE"]

@@ -34,6 +34,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
+        SESSION_REFRESH_EACH_REQUEST=False,  # no Set-Cookie on every poll: the cookie is sent when it changes
         LAN_IP=None,  # override the detected LAN address used for the join link / QR code
     )
     if os.environ.get("RSS_DB"):

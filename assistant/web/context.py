@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from functools import cached_property
 
 from flask import abort, session
@@ -31,11 +32,45 @@ def _seats() -> list[tuple[str, str]]:
     return out
 
 
+WATCHING_KEY = "watching"  # games this phone just watches (it answered "Who are you?" without a seat)
+HOSTED_KEY = "hosted"  # games this phone created: it shows the join QR code until every seat is taken
+PHONE_KEY = "phone"
+MAX_REMEMBERED = 20
+
+# The table's views, in the navigation's order: (key, label, title)
+VIEWS = (
+    ("play", "Play", "Play"),
+    ("table", "Table", "Offering, deck and prices"),
+    ("corporations", "Corps", "Corporations"),
+    ("players", "Players", "Players and standings"),
+    ("log", "Log", "Log"),
+    ("more", "More", "Join, rules and more"),
+)
+VIEW_KEYS = tuple(key for key, _, _ in VIEWS)
+
+
 def seat_of(gid: str) -> str | None:
     return next((player for g, player in _seats() if g == gid), None)
 
 
-def set_seat(gid: str, player: str | None) -> None:
+def _remember(key: str, gid: str, on: bool) -> None:
+    items = [g for g in (session.get(key) or []) if isinstance(g, str) and g != gid]
+    if on:
+        items.append(gid)
+    session[key] = items[-MAX_REMEMBERED:]
+    session.permanent = True
+
+
+def phone_id() -> str:
+    """A random id for this phone (its session), to count the seats taken at a table."""
+    phone = session.get(PHONE_KEY)
+    if not phone:
+        phone = session[PHONE_KEY] = secrets.token_urlsafe(12)
+        session.permanent = True
+    return phone
+
+
+def set_seat(gid: str, player: str | None, store=None) -> None:
     seats = [(g, p) for g, p in _seats() if g != gid]
     if player:
         seats.append((gid, player))
@@ -43,7 +78,15 @@ def set_seat(gid: str, player: str | None) -> None:
     while len(seats) > 1 and len(json.dumps(seats)) > SEATS_CHARS:
         seats.pop(0)
     session[SEATS_KEY] = [list(pair) for pair in seats]
+    _remember(WATCHING_KEY, gid, not player)  # no seat: the phone just watches (a shared table view)
     session.permanent = True
+    if store is not None:
+        store.take_seat(gid, phone_id(), player)
+
+
+def mark_host(gid: str) -> None:
+    """This phone created the game: it shows the join QR code until every seat is taken."""
+    _remember(HOSTED_KEY, gid, True)
 
 
 class TableView:
@@ -59,6 +102,9 @@ class TableView:
         confirm_undo: bool = False,
         full_history: bool = False,
         attempted: dict | None = None,
+        view: str = "play",
+        corp: str | None = None,
+        entered: bool = False,
     ):
         try:
             self.info = store.get_game(gid)
@@ -74,6 +120,10 @@ class TableView:
         self.stale = stale
         self.confirm_undo = confirm_undo
         self.full_history = full_history
+        self.view = view if view in VIEW_KEYS else "play"
+        self.corp = corp  # phase 3: the corporation whose purchases are shown
+        self.entered = entered  # this phone just entered the latest event (show its result)
+        self.views = VIEWS
 
     # -- engine views -----------------------------------------------------------------
     @cached_property
@@ -152,14 +202,14 @@ class TableView:
         )
 
     @cached_property
-    def error_at(self) -> tuple[int, int] | None:
-        """(group, form) of the form whose event was refused, to show the message beside it."""
+    def error_form(self):
+        """The form whose event was refused, to show the message beside it (None: at the top)."""
         if not self.error or not self.attempted:
             return None
-        for gi, group in enumerate(self.groups):
-            for fi, form in enumerate(group.forms):
+        for group in self.play_groups:
+            for form in group.forms:
                 if all(str(self.attempted.get(k)) == str(v) for k, v in form.hidden.items()):
-                    return gi, fi
+                    return form
         return None
 
     @cached_property
@@ -406,3 +456,195 @@ class TableView:
     @property
     def can_undo(self) -> bool:
         return bool(self.game.events)
+
+    # -- seats and joining ------------------------------------------------------------------
+    @cached_property
+    def seat_names(self) -> list[str]:
+        """What a phone can be: the persons (two-handed) or the players."""
+        return list(self.person_seats) or list(self.info.players)
+
+    @cached_property
+    def seats_taken(self) -> set[str]:
+        """The players some phone plays (a person covers both of their seats)."""
+        taken = self.store.seats_taken(self.gid)
+        players = set()
+        for name in taken:
+            players.update(self.person_seats.get(name) or [name])
+        return players & set(self.info.players)
+
+    @property
+    def seats_count(self) -> tuple[int, int]:
+        return len(self.seats_taken), len(self.info.players)
+
+    @property
+    def all_seats_taken(self) -> bool:
+        return self.seats_taken >= set(self.info.players)
+
+    @cached_property
+    def is_host(self) -> bool:
+        return self.gid in (session.get(HOSTED_KEY) or [])
+
+    @cached_property
+    def watching(self) -> bool:
+        return not self.seat and self.gid in (session.get(WATCHING_KEY) or [])
+
+    @property
+    def asks_who(self) -> bool:
+        """A phone without a seat that has not said it just watches: ask "Who are you?" first."""
+        return not self.seat and not self.watching and not self.snap.get("game_over")
+
+    @property
+    def shows_join(self) -> bool:
+        """The host's phone shows the QR code large on the Play view until every seat is taken."""
+        return self.is_host and not self.all_seats_taken and not self.snap.get("game_over")
+
+    # -- the Play view: my decisions first -------------------------------------------------
+    @cached_property
+    def play_groups(self) -> list[menu.ActionGroup]:
+        """The menu's groups; in phase 3 without the purchases (they have their own picker)."""
+        if not self.acquisitions:
+            return self.groups
+        out = []
+        for group in self.groups:
+            forms = [f for f in group.forms if f.hidden.get("type") != "acquire"]
+            if forms:
+                out.append(menu.ActionGroup(group.title, forms, group.actor))
+        return out
+
+    @cached_property
+    def decisions(self) -> dict:
+        """The Play view's decisions: this phone's own, the table's (anyone), and other seats' (folded)."""
+        mine, table, others = [], [], {}
+        for group in self.play_groups:
+            if not self.seat or group.actor is None:
+                (mine if group.actor in self.my_seats else table).append(group)
+            elif group.actor in self.my_seats:
+                mine.append(group)
+            else:
+                others.setdefault(group.actor, []).append(group)
+        return {"mine": mine, "table": table, "others": others}
+
+    @property
+    def has_decisions(self) -> bool:
+        return bool(self.menu)
+
+    @cached_property
+    def setup_progress(self) -> tuple[int, int] | None:
+        """During the initial offering: (card being drawn, cards to draw)."""
+        if not self.in_setup:
+            return None
+        return len(self.game.events) + 1, len(self.info.players)
+
+    @cached_property
+    def title(self) -> str:
+        when = "Setup" if self.in_setup else f"Turn {self.snap.get('turn')}"
+        name = self.ruleset.title
+        if self.snap.get("game_over"):
+            return f"Final scoring · {name}"
+        if self.my_turn:
+            return f"▶ Your turn · {when} · {name}"
+        return f"{when} · Phase {self.phase} · {name}"
+
+    @cached_property
+    def last_entry(self) -> dict | None:
+        journal = self.game.journal
+        if not journal:
+            return None
+        j = journal[-1]
+        return {"n": len(journal), "text": j.get("text", ""), "auto": list(j.get("auto") or [])}
+
+    def closing_consequence(self, company: str) -> str:
+        """What closing ``company`` does, in words (from the engine's preview)."""
+        try:
+            c = preview.closing(self.game, company)
+        except (KeyError, AttributeError, TypeError, ValueError):
+            return f"{company} leaves the game for good."
+        if not c.get("legal"):
+            return c.get("error") or ""
+        owner = c.get("owner")
+        before, after = c.get("before") or {}, c.get("after") or {}
+        text = f"{company} leaves the game for good: {owner}'s income {before.get('income')} → {after.get('income')}"
+        if "stars" in after:
+            text += f", stars {before.get('stars')} → {after.get('stars')}"
+        return text + "."
+
+    # -- phase 3: tap a corporation, then a company ------------------------------------------
+    @cached_property
+    def acquisitions(self) -> dict | None:
+        if (self.next or {}).get("for") != "acquisition":
+            return None
+        items = [m for m in self.menu if m.get("type") == "acquire" and not m.get("announced_by")]
+        if not items:
+            return None
+        corps: dict[str, dict] = {}
+        snap_corps = self.snap.get("corporations") or {}
+        for m in items:
+            name = m["corporation"]
+            c = snap_corps.get(name) or {}
+            row = corps.setdefault(
+                name,
+                {
+                    "name": name,
+                    "short": self.ruleset.short(name),
+                    "president": m.get("president"),
+                    "cash": c.get("cash"),
+                    "price": c.get("share_price"),
+                    "items": [],
+                    "mine": m.get("president") in self.my_seats,
+                },
+            )
+            row["items"].append(m)
+        rows = sorted(corps.values(), key=lambda r: (not r["mine"], -(r["price"] or 0)))
+        selected = self.corp if self.corp in corps else None
+        if selected is None:
+            mine = [r for r in rows if r["mine"]]
+            if len(rows) == 1 or len(mine) == 1:
+                selected = (mine or rows)[0]["name"]
+        others: dict[str, list] = {}
+        shown = []
+        for r in rows:
+            if self.seat and not r["mine"] and r["name"] != selected:
+                others.setdefault(r["president"] or "the receiver", []).append(r)
+            else:
+                shown.append(r)
+        interventions = []  # this phone's corporations that may intervene in another's announced purchase
+        for m in items:
+            for form in menu.interventions_of(m, self.menu, self.snap):
+                if self.seat and form.actor in self.my_seats and m["corporation"] != selected:
+                    interventions.append(form)
+        return {
+            "corps": shown,
+            "others": others,
+            "selected": corps.get(selected),
+            "options": self._purchase_options(corps[selected]) if selected else [],
+            "interventions": interventions,
+        }
+
+    def _purchase_options(self, corp: dict) -> list[dict]:
+        out = []
+        for m in corp["items"]:
+            company = m["company"]
+            info = cards.company(company, self.ruleset)
+            row = {
+                "company": info,
+                "abbr": company,
+                "seller": m.get("seller") or "its owner",
+                "min": m["min"],
+                "max": m["max"],
+                "foreign": "may_intervene" in m,
+                "may_intervene": list(m.get("may_intervene") or []),
+                "interventions": menu.interventions_of(m, self.menu, self.snap),
+                "income": None,
+                "synergies": [],
+            }
+            try:
+                a = preview.acquisition(self.game, corp["name"], company, m["min"])
+            except (KeyError, AttributeError, TypeError, ValueError):
+                a = None
+            if a and a.get("legal"):
+                e = (a.get("effects") or {}).get(corp["name"]) or {}
+                row["income"] = (e.get("after") or {}).get("income", 0) - (e.get("before") or {}).get("income", 0)
+                row["synergies"] = e.get("synergies_gained") or []
+            out.append(row)
+        out.sort(key=lambda r: (-(r["income"] if r["income"] is not None else -99), r["min"], r["abbr"]))
+        return out

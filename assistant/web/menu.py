@@ -89,6 +89,11 @@ class ActionForm:
     big: bool = False
     radios: list[RadioGroup] = field(default_factory=list)
 
+    @property
+    def key(self) -> str:
+        """Names this form across re-renders (a phone keeps what was typed into it)."""
+        return "&".join(f"{k}={v}" for k, v in sorted(self.hidden.items()))
+
 
 @dataclass
 class ActionGroup:
@@ -208,6 +213,18 @@ def _acquire(item, snap):
             actor=item.get("president"),
         )
     return [(title, form)]
+
+
+def interventions_of(item: dict, menu: list[dict], snap: dict) -> list[ActionForm]:
+    """The forms of the engine's interventions in ``item`` (a purchase from the foreign investor)."""
+    return [
+        form
+        for m in menu
+        if m.get("type") == "acquire"
+        and m.get("announced_by") == item.get("corporation")
+        and m.get("company") == item.get("company")
+        for _title, form in _acquire(m, snap)
+    ]
 
 
 def _no_intervention(item, snap):

@@ -20,6 +20,8 @@ def new_token() -> str:
 
 
 def init_app(app: Flask) -> None:
+    app.jinja_env.trim_blocks = True  # leaner HTML on the wire
+    app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals.update(
         color_mark=color_mark, company_color=company_color, current_ruleset=current_ruleset, new_token=new_token
     )

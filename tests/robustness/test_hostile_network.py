@@ -143,7 +143,9 @@ def test_missing_odd_and_fine_hosts_are_served_with_a_working_qr_code(server_fac
             status, data = raw_get(srv.port, f"/games/{gid}/c/join", host, version)
             assert status == 200, (name, version, data[:300])
             page = data.decode("utf-8")
-            assert "<svg" in page and "QR code of the join link" in page, name
+            assert '<img class="qr"' in page and "QR code of the join link" in page, name
+            status, svg = raw_get(srv.port, f"/games/{gid}/qr.svg", host, version)
+            assert status == 200 and b"<svg" in svg, (name, version, svg[:300])
             link = re.search(r'<p class="link"><a href="([^"]+)"', page).group(1)
             assert link.startswith("http://") and link.endswith(f"/games/{gid}"), (name, link)
             assert "waitress.invalid" not in link

@@ -26,6 +26,50 @@ PHONE = {"width": 360, "height": 740}
 NEEDS_CHROMIUM = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (scripts/test.sh)")
 
 
+class LiveServer:
+    """The app behind waitress on a loopback port that can be stopped and started again (same port)."""
+
+    def __init__(self, app, port: int = 0):
+        self.app = app
+        self.port = port
+        self.server = None
+        self.thread = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        from waitress import create_server
+
+        self.server = create_server(self.app, host="127.0.0.1", port=self.port, threads=4)
+        self.port = self.server.effective_port
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        """Close the listener and every open connection: the phones see a dropped server."""
+        server, self.server = self.server, None
+        if server is None:
+            return
+        from waitress import wasyncore
+
+        server.task_dispatcher.shutdown()
+        wasyncore.close_all(server._map)  # the listener, the trigger and every open connection
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    """A ``LiveServer`` (``.url``, ``.stop()``, ``.start()``) over a fresh database."""
+    app = make_app(tmp_path / "live.sqlite3")
+    srv = LiveServer(app)
+    srv.start()
+    yield srv
+    srv.stop()
+    app.extensions["rss_store"].close()
+
+
 @pytest.fixture
 def live(tmp_path):
     """The app behind waitress on a free loopback port."""

@@ -103,4 +103,4 @@ def table(client):
 
 
 # the browser tests' fixtures (browser.py imports make_app from here, so this comes last)
-from .browser import browser, live  # noqa: E402, F401, I001
+from .browser import browser, live, live_server  # noqa: E402, F401, I001

@@ -69,7 +69,24 @@ def _closing(g):
     return owners == {"player", "corporation"}
 
 
+def _acquisition_two(g):
+    """Phase 3 with two presidents who each may buy a company at a price of their choosing."""
+    if _for(g) != "acquisition":
+        return False
+    return len({m["president"] for m in g.legal_actions() if m["type"] == "acquire" and m["min"] < m["max"]}) >= 2
+
+
+def _acquisition_many(g):
+    """Phase 3 with several buyers and many companies to choose from."""
+    if _for(g) != "acquisition":
+        return False
+    items = [m for m in g.legal_actions() if m["type"] == "acquire"]
+    return len({m["corporation"] for m in items}) >= 3 and len(items) >= 12
+
+
 PREDICATES = {
+    "acquisition_many": _acquisition_many,
+    "acquisition_two": _acquisition_two,
     "dividend": _dividend,
     "ipo": _ipo,
     "investment": _investment,

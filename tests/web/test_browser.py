@@ -34,7 +34,7 @@ def test_two_phones_stay_in_step_without_reload(live, browser):
     amy, amy_problems = _phone(browser)
     url = _new_game(amy, live)
     table, table_problems = _phone(browser, color_scheme="dark")
-    table.goto(url)
+    table.goto(url + "/v/table")  # this phone shows the Table view (offering, deck, prices)
     table.evaluate("window.__notReloaded = true")
     expect = sync_api.expect
 
@@ -49,6 +49,7 @@ def test_two_phones_stay_in_step_without_reload(live, browser):
     expect(amy.locator("#c-banner")).to_have_class(re.compile("my-turn"))
     amy.get_by_role("button", name="Pass").click()
     expect(table.locator("#c-banner .next")).to_have_text("Brian: bid, buy or sell a share, or pass", timeout=5000)
+    _nav(table, "log")
     expect(table.locator("#c-history")).to_contain_text("Amy", timeout=5000)
     assert table.evaluate("window.__notReloaded") is True  # htmx swapped parts; no reload
 
@@ -82,7 +83,8 @@ def test_stale_refusal_appears_next_to_the_form(live, browser):
     sync_api.expect(refusal).to_contain_text("Amy")
     sync_api.expect(page.locator("#c-banner .next")).to_contain_text("Brian", timeout=5000)
     assert page.locator("#sync").get_attribute("data-seq") == str(seq + 1)
-    assert [p for p in problems if "409" not in p and "version" not in p] == []
+    aborted = ("409", "version", "ERR_FAILED", "htmx:sendError", "htmx:afterRequest")  # the polls aborted above
+    assert [p for p in problems if not any(a in p for a in aborted)] == []
 
 
 def test_playing_without_javascript(live, browser):
@@ -92,7 +94,7 @@ def test_playing_without_javascript(live, browser):
     company = button.get_attribute("value")
     button.click()  # a plain form post and a redirect: no script runs
     page.wait_for_url(url)
-    sync_api.expect(page.locator("#c-history")).to_contain_text(f"{company} drawn for the initial offering")
+    sync_api.expect(page.locator("#c-last")).to_contain_text(f"{company} drawn for the initial offering")
     state = page.request.get(url + "/state").json()
     assert state["seq"] == 1 and company in state["offering"]["available"]
     page.locator("#c-actions form.big button").first.click()
@@ -102,6 +104,19 @@ def test_playing_without_javascript(live, browser):
 
 # ---------------------------------------------------------------------------------------------
 # Turn 1 at a table with two phones: setup reveals, auctions, passes, wrap-up, closing, IPOs.
+
+
+def _nav(page, view):
+    """Tap a view in the navigation (htmx swaps the view in place)."""
+    page.locator(f"nav.tabs a[data-view={view}]").click()
+    sync_api.expect(page.locator("#region")).to_have_attribute("data-view", view)
+
+
+def _look(page, view, check):
+    """Check something on another view, then go back to Play."""
+    _nav(page, view)
+    check()
+    _nav(page, "play")
 
 
 def _check_phone_layout(page, where: str) -> None:
@@ -156,7 +171,9 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
     assert link.inner_text().strip() == href
     parts = urlsplit(href)
     assert (parts.hostname, parts.port, parts.path) == ("192.168.7.7", port, f"/games/{gid}")  # the LAN address
-    drawn = amy.locator("#c-join svg.qr path").get_attribute("d")
+    src = amy.locator("#c-join img.qr").get_attribute("src")
+    with urllib.request.urlopen(live + src, timeout=5) as resp:  # as the phone fetched it (Host: loopback)
+        drawn = _qr_path(resp.read().decode())
     assert drawn == _qr_path(lan.qr_svg(href))  # the QR code encodes exactly this link
     brian, brian_problems = _phone(browser)
     brian.goto(urlunsplit(parts._replace(netloc=f"127.0.0.1:{port}")))  # the test server's loopback address
@@ -186,9 +203,9 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
         for other in phones.values():
             settled(other, len(events))
             expect(other.locator("#c-banner .next")).to_have_text(labels.next_text(game.next), timeout=5000)
-            expect(other.locator("#c-history ol.log > li").first).to_contain_text(entry["text"], timeout=5000)
+            expect(other.locator("#c-last")).to_contain_text(entry["text"], timeout=5000)
             for auto in entry["auto"]:
-                expect(other.locator("#c-history ol.log > li").first).to_contain_text(auto)
+                expect(other.locator("#c-last")).to_contain_text(auto)
         if check:
             for other in phones.values():
                 check(other)
@@ -198,6 +215,9 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
     def tap(name, fill=None, prefilled=None):
         def do(page):
             button = page.locator("#c-actions").get_by_role("button", name=name, exact=True)
+            fold = page.locator("#c-actions details.other", has=page.locator("button", has_text=name))
+            if fold.count() and not fold.first.evaluate("d => d.open"):  # another seat's decision
+                fold.first.locator("summary").click()
             if fill is not None or prefilled is not None:
                 form = page.locator("#c-actions form.act", has=page.get_by_role("button", name=name, exact=True))
                 box = form.locator("input[type=number]")
@@ -234,7 +254,7 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
         "Amy",
         {"type": "reveal", "company": "KME"},
         reveal("KME"),
-        check=lambda p: expect(p.locator("#c-offering .chip")).to_have_count(3),
+        check=lambda p: _look(p, "table", lambda: expect(p.locator("#c-offering .chip")).to_have_count(3)),
     )
     expect(amy.locator("#c-banner")).to_have_class(re.compile("my-turn"))
     expect(brian.locator("#c-banner")).not_to_have_class(re.compile("my-turn"))
@@ -251,7 +271,9 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
         "Brian",
         {"type": "bid", "player": "Brian", "company": "KME", "price": 6},
         tap("Raise the bid for KME", prefilled=6),
-        check=lambda p: expect(p.locator("#c-offering .auction")).to_contain_text("high bid 6 by Brian"),
+        check=lambda p: _look(
+            p, "table", lambda: expect(p.locator("#c-offering .auction")).to_contain_text("high bid 6 by Brian")
+        ),
     )
     step("Amy", {"type": "leave", "player": "Crystal"}, tap("Leave the auction for KME"))  # Amy's phone for Crystal
     step("Amy", {"type": "bid", "player": "Amy", "company": "KME", "price": 7}, tap("Raise the bid for KME", fill=7))
@@ -262,14 +284,16 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
         "Brian",
         {"type": "leave", "player": "Brian"},
         tap("Leave the auction for KME"),
-        check=lambda p: expect(p.locator("#c-players article", has_text="Amy")).to_contain_text("KME"),
+        check=lambda p: _look(
+            p, "players", lambda: expect(p.locator("#c-players article", has_text="Amy")).to_contain_text("KME")
+        ),
     )
     assert game.next["for"] == "reveal" and game.next["choices"] == ["MHE"]  # the last red card
     step(
         "Brian",
         {"type": "reveal", "company": "MHE"},
         reveal("MHE"),
-        check=lambda p: expect(p.locator("#c-offering")).to_contain_text("MHE"),
+        check=lambda p: _look(p, "table", lambda: expect(p.locator("#c-offering")).to_contain_text("MHE")),
     )
     step(
         "Brian",
@@ -287,7 +311,7 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
         "Brian",
         {"type": "pass", "player": "Brian"},
         tap("Pass"),
-        check=lambda p: expect(p.locator("#c-foreign")).to_contain_text("BME"),
+        check=lambda p: _look(p, "table", lambda: expect(p.locator("#c-foreign")).to_contain_text("BME")),
     )
     assert game.phase == 2 and game.next["for"] == "reveal"
     step("Brian", {"type": "reveal", "company": "BY"}, reveal("BY"))
@@ -304,7 +328,9 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
         "Amy",
         {"type": "ipo", "company": "KME", "corporation": "Prussian Railway", "price": 10},
         ipo(10, "Prussian Railway", "KME"),
-        check=lambda p: expect(p.locator("#c-corporations")).to_contain_text("Prussian Railway"),
+        check=lambda p: _look(
+            p, "corporations", lambda: expect(p.locator("#c-corporations")).to_contain_text("Prussian Railway")
+        ),
     )
     step("Amy", {"type": "skip_ipo", "company": "BSE"}, tap("Keep BSE private"))
 
@@ -312,13 +338,16 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
     assert game.turn == 2 and game.phase == 1
     for page in phones.values():
         expect(page.locator("#c-banner .when")).to_contain_text("Turn 2 · Phase 1 Investment")
+        _nav(page, "corporations")
         expect(page.locator("#c-corporations article")).to_have_count(1)
         corp = page.locator("#c-corporations article")
         expect(corp).to_contain_text("President: Amy")
         expect(corp).to_contain_text("Income")
         expect(corp.locator("ul.why").first).to_contain_text("KME")
         expect(corp).to_contain_text("required")
+        _nav(page, "table")
         expect(page.locator("#c-prices li.used")).to_contain_text("PRU")
+        _nav(page, "corporations")
     shots.append(_shot(brian, "05-turn2-corporation-360.png"))
     _check_phone_layout(brian, "turn 2")
     brian.emulate_media(color_scheme="dark")

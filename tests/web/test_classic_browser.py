@@ -54,7 +54,7 @@ def test_classic_first_turn_on_a_phone(live, browser):
         button.click()
         expect(page.locator("#sync")).to_have_attribute("data-seq", str(len(events)), timeout=5000)
         expect(page.locator("#c-banner .next")).to_have_text(labels.next_text(game.next), timeout=5000)
-        expect(page.locator("#c-history ol.log > li").first).to_contain_text(game.journal[-1]["text"], timeout=5000)
+        expect(page.locator("#c-last")).to_contain_text(game.journal[-1]["text"], timeout=5000)  # the Play view
 
     # -- setup: one red company per player ------------------------------------------------------------
     for abbr in ("BME", "KME", "MHE"):
@@ -84,6 +84,7 @@ def test_classic_first_turn_on_a_phone(live, browser):
     events.append({"type": "ipo", "company": "MHE", "corporation": "Bear", "price": 11})
     page.locator("#c-actions").get_by_role("button", name="Take MHE public").click()
     expect(page.locator("#sync")).to_have_attribute("data-seq", str(len(events)), timeout=5000)
+    page.locator("nav.tabs a[data-view=corporations]").click()  # the Corps view
     bear = page.locator("#c-corporations article", has_text="Bear")
     expect(bear).to_contain_text("President: Brian")
     expect(bear).to_contain_text("14")  # treasury: 3 from Brian and 11 from the bank

@@ -120,6 +120,12 @@ def tap_helper(page, scope: str, label: str):
     return box
 
 
+def nav(page, view: str) -> None:
+    """Tap a view in the navigation."""
+    page.locator(f"nav.tabs a[data-view={view}]").click()
+    expect(page.locator("#region")).to_have_attribute("data-view", view)
+
+
 def numbers(text: str) -> list[int]:
     return [int(x) for x in re.findall(r"-?\d+", text)]
 
@@ -218,12 +224,16 @@ def test_acquisition_what_if_one_tap_and_its_form(live, phone):
     game = engine_game(n)
     item = next(m for m in game.legal_actions() if m["type"] == "acquire" and m["min"] < m["max"])
     page.goto(import_game(live, n))
-    form = (
-        page.locator("#c-actions form.act")
-        .filter(has=page.locator(f'input[name="e.company"][value="{item["company"]}"]'))
-        .filter(has=page.locator(f'input[name="e.corporation"][value="{item["corporation"]}"]'))
+    # phase 3: tap the corporation, then the company; its what-if is one tap away
+    pick = page.locator("#c-actions a.pick", has_text=item["corporation"])
+    if "primary" not in (pick.get_attribute("class") or ""):
+        pick.click()
+        expect(pick).to_have_class(re.compile("primary"))
+    offer = page.locator("#c-actions details.offer").filter(
+        has=page.locator(f'input[name="e.company"][value="{item["company"]}"]')
     )
-    form.locator("xpath=following-sibling::p[1]").locator("a.helper-link", has_text="What if?").click()
+    offer.locator("summary").click()
+    offer.locator("a.helper-link", has_text="What if?").click()
     box = page.locator("#c-actions .helper-box.acquisition")
     expect(box).to_be_visible(timeout=5000)
 
@@ -267,10 +277,10 @@ def test_closing_what_if_one_tap(live, phone):
     item = next(m for m in game.legal_actions() if m["type"] == "close")
     out = preview.closing(game, item["company"])
     page.goto(import_game(live, n))
-    form = page.locator("#c-actions form.act").filter(
+    close = page.locator("#c-actions details.confirm-close").filter(
         has=page.locator(f'input[name="e.company"][value="{item["company"]}"]')
     )
-    form.locator("xpath=following-sibling::p[1]").locator("a.helper-link", has_text="What if?").click()
+    close.locator("xpath=following-sibling::p[1]").locator("a.helper-link", has_text="What if?").click()
     box = page.locator("#c-actions .helper-box.closing").first
     expect(box).to_be_visible(timeout=5000)
     assert numbers(box.locator("tr.income td").nth(0).inner_text()) == [out["before"]["income"]]
@@ -288,7 +298,8 @@ def test_standings_banker_outlook_and_why_from_the_components(live, phone):
     n = prefix("dividend") + 1  # just after a dividend: its payments are on the banker's sheet
     game = engine_game(n)
     page.goto(import_game(live, n))
-    # standings now (players component)
+    # standings now (players view)
+    nav(page, "players")
     box = tap_helper(page, "#c-players", "Standings now")
     rows = box.locator("tr[data-player]")
     want = preview.standings(game)
@@ -298,7 +309,8 @@ def test_standings_banker_outlook_and_why_from_the_components(live, phone):
         assert numbers(rows.nth(i).locator("td.total").inner_text()) == [r["total"]]
     fits_the_phone(page)
     shot(box, "standings")
-    # banker's sheet: the latest entries in the history, and its own panel
+    # banker's sheet: the latest entries in the log, and its own panel
+    nav(page, "log")
     history = page.locator("#c-history")
     for line in preview.banker_sheet(game.journal[-1]):
         expect(history.locator("ul.banker").first).to_contain_text(line)
@@ -306,7 +318,8 @@ def test_standings_banker_outlook_and_why_from_the_components(live, phone):
     for line in preview.banker_sheet(game.journal[-1]):
         expect(box).to_contain_text(line)
     shot(box, "bankers-sheet")
-    # cost of ownership outlook (deck component)
+    # cost of ownership outlook (deck, on the Table view)
+    nav(page, "table")
     box = tap_helper(page, "#c-deck", "Cost of ownership outlook")
     out = preview.cost_outlook(game)
     if out["draws"] is not None:
@@ -314,6 +327,7 @@ def test_standings_banker_outlook_and_why_from_the_components(live, phone):
     shot(box, "cost-outlook")
     # Why? next to a player's income and value
     player = game.order[0]
+    nav(page, "players")
     article = page.locator("#c-players article", has_text=player).first
     for kind, ex in (("income", explain.income(game, player)), ("score", explain.score(game, player))):
         article.locator(f'a.why[href*="/why/{kind}"]').click()
@@ -374,5 +388,5 @@ def test_helpers_without_javascript_are_pages(live, browser):
     shot(page, "dividend-chart-nojs")
     page.locator("tbody.row").first.locator("button.pay").click()  # a plain POST, then back to the table
     page.wait_for_url(url)
-    expect(page.locator("#c-history")).to_contain_text(f"{chart['corporation']}")
+    expect(page.locator("#c-last")).to_contain_text(f"{chart['corporation']}")
     context.close()

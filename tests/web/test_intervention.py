@@ -1,6 +1,9 @@
 """Intervention questions in phase 3 (purchases from the foreign investor)."""
 
+import html
 import random
+import re
+from urllib.parse import unquote_plus
 
 from assistant.rules import Game, events_of
 
@@ -39,6 +42,9 @@ def _reach(client, wanted, seeds=300):
 
 def _submit(client, table, gid, predicate):
     panel = client.get(f"/games/{gid}/c/actions").text
+    for corp in re.findall(r'<a class="button pick[^"]*" href="[^"]*\?corp=([^"]+)"', panel):  # phase 3: each buyer
+        corp = html.unescape(unquote_plus(corp))
+        panel += client.get(f"/games/{gid}/c/actions", query_string={"corp": corp}).text
     form = next(f for f in forms(panel) if predicate(f.submission()))
     seq = table.state(gid)["seq"]
     resp = client.post(form.action, data=form.submission())
@@ -62,11 +68,12 @@ def test_receivers_purchase_asks_whether_anyone_intervenes(client, table, store)
 def test_a_corporation_with_priority_may_intervene_in_an_announced_purchase(client, table, store):
     gid, menu = _reach(client, lambda m: any(i.get("may_intervene") for i in m))
     item = next(i for i in menu if i.get("may_intervene"))
-    # the engine lists each intervention as its own item; the panel shows each exactly once
-    panel = client.get(f"/games/{gid}/c/actions").text
+    # the engine lists each intervention as its own item; the panel shows each exactly once, next to
+    # the announcer's purchase (phase 3: tap the announcing corporation, then the company)
     listed = [i for i in menu if i.get("announced_by")]
     assert [i["corporation"] for i in listed if i["announced_by"] == item["corporation"]] == item["may_intervene"]
     for i in listed:
+        panel = client.get(f"/games/{gid}/c/actions", query_string={"corp": i["announced_by"]}).text
         label = (
             f"{i['corporation']} intervenes when {i['announced_by']} announces {i['company']}: buys it for {i['min']}"
         )

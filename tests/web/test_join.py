@@ -8,7 +8,9 @@ def test_join_shows_lan_link_and_inline_svg_qr(client, table):
     join = client.get(f"/games/{gid}/c/join", base_url="http://localhost:5000").text
     assert f"http://192.168.7.7:5000/games/{gid}" in join
     assert "localhost" not in join
-    assert "<svg" in join and 'class="qr"' in join
+    assert f'<img class="qr" src="/games/{gid}/qr.svg"' in join
+    qr = client.get(f"/games/{gid}/qr.svg", base_url="http://localhost:5000")
+    assert qr.mimetype == "image/svg+xml" and b'class="qr"' in qr.data and "max-age" in qr.headers["Cache-Control"]
 
 
 def test_join_keeps_a_real_host_name(client, table):
@@ -29,10 +31,10 @@ def test_take_a_seat_highlights_my_turn(client, table):
     resp = client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": "Amy"})
     assert resp.status_code == 303
     banner = client.get(f"/games/{gid}/c/banner").text
-    assert "my-turn" in banner and "Your turn!" in banner and "you are <strong>Amy</strong>" in banner
+    assert "my-turn" in banner and "Your turn" in banner and "you are <strong>Amy</strong>" in banner
     client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": "Brian"})
     banner = client.get(f"/games/{gid}/c/banner").text
-    assert "Your turn!" not in banner and "you are <strong>Brian</strong>" in banner
+    assert "Your turn" not in banner and "you are <strong>Brian</strong>" in banner
 
 
 def test_leave_seat_gives_the_table_view(client, table):

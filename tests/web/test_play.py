@@ -1,6 +1,9 @@
 """Event forms: every form the action panel offers is accepted; refusals and stale views."""
 
+import html
 import random
+import re
+from urllib.parse import unquote_plus
 
 from .htmlforms import forms
 
@@ -26,6 +29,15 @@ ALL_TYPES = {
 def _action_forms(client, gid, panel=None):
     panel = panel if panel is not None else client.get(f"/games/{gid}/c/actions").text
     return [f for f in forms(panel) if f.action == f"/games/{gid}/act"]
+
+
+def _panel(client, gid) -> str:
+    """The action panel; in phase 3 with every corporation's purchases (one tap on it each)."""
+    panel = client.get(f"/games/{gid}/c/actions").text
+    corps = re.findall(r'<a class="button pick[^"]*" href="[^"]*\?corp=([^"]+)"', panel)
+    for corp in corps:
+        panel += client.get(f"/games/{gid}/c/actions", query_string={"corp": html.unescape(unquote_plus(corp))}).text
+    return panel
 
 
 def _check_panel_shows_the_menu(menu, panel):
@@ -58,9 +70,9 @@ def _play_through_forms(client, table, store, seed, covered, max_steps=400):
     rng = random.Random(seed)
     gid = table.new_game()
     for _ in range(max_steps):
-        panel = client.get(f"/games/{gid}/c/actions").text
+        panel = _panel(client, gid)
         _check_panel_shows_the_menu(store.state(gid)[1].legal_actions(), panel)
-        options = _action_forms(client, gid, panel)
+        options = list({f.fields.get("token"): f for f in _action_forms(client, gid, panel)}.values())
         if not options:
             break
         form = rng.choice(options)
@@ -96,6 +108,10 @@ def test_final_scoring_appears_at_the_end(client, table, store):
     for name in snap["final"]["ranking"]:
         assert name in scoring
     assert "The game is over" in client.get(f"/games/{gid}/c/banner").text
+    # a finished game opens on the final scoring, with no empty Actions card
+    page = client.get(f"/games/{gid}").text
+    assert 'id="c-scoring"' in page and 'id="c-actions"' not in page
+    assert page.index('id="c-scoring"') < page.index('id="c-last"')
 
 
 def test_a_bid_over_the_money_is_refused_with_the_engine_message(client, table):
@@ -166,20 +182,22 @@ def test_malformed_forms_are_4xx_with_a_message(client, table):
     assert client.post("/games/nope/act", data={"csrf_token": table.csrf()}).status_code == 404
 
 
-def test_htmx_submission_answers_with_the_fresh_panel_and_a_trigger(client, table):
+def test_htmx_submission_answers_with_the_fresh_view_in_one_response(client, table):
+    """With htmx the answer is the phone's view, the turn bar and the poller: nothing else to fetch."""
     gid = table.started_game()
     seq = table.state(gid)["seq"]
     hx = {"HX-Request": "true"}
     ok = table.act(gid, {"type": "pass", "player": "Amy"}, seq=seq, headers=hx)
     assert ok.status_code == 200
-    assert ok.headers["HX-Trigger"] == "rss-changed"
-    assert 'id="c-actions"' in ok.text
-    assert 'hx-swap-oob="true"' in ok.text and f"seq={seq + 1}" in ok.text
+    assert "HX-Trigger" not in ok.headers  # no re-fetch of anything: the answer is complete
+    assert 'id="c-actions"' in ok.text and 'id="turn"' in ok.text and "Brian: bid" in ok.text
+    assert "Entered:" in ok.text  # the result of the tap, where the player looks
+    assert ok.text.count('hx-swap-oob="true"') == 2 and f"seq={seq + 1}" in ok.text
     refused = table.act(gid, {"type": "pass", "player": "Amy"}, seq=seq + 1, headers=hx)
     assert refused.status_code == 422 and 'class="refusal"' in refused.text
     assert "HX-Trigger" not in refused.headers
     stale = table.act(gid, {"type": "pass", "player": "Brian"}, seq=seq, headers=hx)
-    assert stale.status_code == 409 and stale.headers["HX-Trigger"] == "rss-changed"
+    assert stale.status_code == 409 and "HX-Trigger" not in stale.headers
     assert "changed while you were deciding" in stale.text
 
 
@@ -191,4 +209,5 @@ def test_forms_carry_csrf_seq_and_token(client, table):
         assert form.fields["seq"] == "3"
         assert form.fields["token"]
         assert form.attrs["hx-post"] == form.action
-        assert form.attrs["hx-target"] == "#c-actions"
+        assert "hx-target" not in form.attrs  # inherited: the answer replaces the view (#region's hx-target)
+    assert 'id="region"' in client.get(f"/games/{gid}").text.split('hx-target="#view"')[0].rsplit("<div", 1)[1]

@@ -43,7 +43,7 @@ def test_form_creates_a_game_of_each_ruleset(client, table, store, key):
     gid = resp.headers["Location"].rsplit("/", 1)[1]
     assert store.get_game(gid).ruleset == key
     assert store.state(gid)[1].ruleset is rulesets.get(key)
-    page = client.get(f"/games/{gid}").text
+    page = client.get(f"/games/{gid}/v/table").text  # the Table view: offering, deck, prices
     assert rulesets.get(key).title in page
     assert "Unavailable (until phase 2)" in page  # Stars' wrap-up
 
@@ -160,7 +160,7 @@ def test_import_refuses_an_unknown_game_and_variants_of_another_ruleset(client, 
 def test_rules_page_of_a_v22_game_notes_the_names(client, table):
     resp = _create(client, table, "rolling-stock-v2.2")
     gid = resp.headers["Location"].rsplit("/", 1)[1]
-    page = client.get(f"/games/{gid}").text
+    page = client.get(f"/games/{gid}/v/more").text  # the navigation's More view links the rules
     rules_url = f"/rules?game={gid}"
     assert f'href="{rules_url}"' in page
     rules = client.get(rules_url).text

@@ -23,28 +23,64 @@ COMPONENTS = [
 ]
 
 
-def test_table_page_shows_every_component(client, table):
+# which view shows which component (each view has its own URL and works without JavaScript)
+VIEWS = {
+    "play": ["banner", "actions", "last"],
+    "table": ["banner", "offering", "deck", "prices", "foreign"],
+    "corporations": ["banner", "corporations"],
+    "players": ["banner", "players"],
+    "log": ["banner", "history", "undo"],
+    "more": ["banner", "join"],
+}
+
+
+def test_the_table_is_split_into_views_each_with_its_own_url(client, table):
     gid = table.started_game()
-    page = client.get(f"/games/{gid}")
-    assert page.status_code == 200
-    for name in COMPONENTS:
-        assert f'id="c-{name}"' in page.text or (name == "sync" and 'id="sync"' in page.text)
-    assert "Turn 1 · Phase 1 Investment" in page.text
-    assert "Amy: bid, buy or sell a share, or pass" in page.text
+    seen = set()
+    for name, components in VIEWS.items():
+        url = f"/games/{gid}" if name == "play" else f"/games/{gid}/v/{name}"
+        page = client.get(url)
+        assert page.status_code == 200, name
+        for c in components:
+            assert f'id="c-{c}"' in page.text, (name, c)
+        assert 'id="turn"' in page.text and 'id="connection"' in page.text and 'id="sync"' in page.text
+        assert "Turn 1 · Phase 1 Investment" in page.text
+        assert "Amy: bid, buy or sell a share, or pass" in page.text
+        # the navigation links every view, the current one marked, each with a plain href
+        nav = page.text[page.text.index('<nav class="tabs"') :]
+        for other in VIEWS:
+            href = f"/games/{gid}" if other == "play" else f"/games/{gid}/v/{other}"
+            assert f'href="{href}"' in nav
+        assert nav.count('aria-current="page"') == 1
+        seen.update(components)
+    assert seen >= {c for c in COMPONENTS if c not in ("scoring", "sync")}
+    assert client.get(f"/games/{gid}/v/secrets").status_code == 404
+    assert client.get(f"/games/{gid}/r/secrets").status_code == 404
+
+
+@pytest.mark.parametrize("name", list(VIEWS))
+def test_a_views_region_refreshes_itself_once_per_change(client, table, name):
+    gid = table.started_game()
+    resp = client.get(f"/games/{gid}/r/{name}")
+    assert resp.status_code == 200
+    html = resp.text
+    assert "<html" not in html  # a part of the page, not the page
+    # one element re-fetches the region when the poll signals a change; the bar and poller come along
+    assert html.count('hx-trigger="rss-changed from:body"') == 1
+    assert f'hx-get="/games/{gid}/r/{name}"' in html
+    assert 'id="turn"' in html and html.count('hx-swap-oob="true"') == 2
+    for c in VIEWS[name]:
+        if c != "banner":
+            assert f'id="c-{c}"' in html
 
 
 @pytest.mark.parametrize("name", COMPONENTS)
-def test_each_component_renders_and_replaces_itself(client, table, name):
+def test_each_component_still_renders_alone(client, table, name):
     gid = table.started_game()
     resp = client.get(f"/games/{gid}/c/{name}")
     assert resp.status_code == 200
-    if name == "join":  # the same for the whole game: no re-fetch
-        assert 'id="c-join"' in resp.text and "rss-changed" not in resp.text
-    elif name != "sync":
+    if name != "sync":
         assert f'id="c-{name}"' in resp.text
-        assert 'hx-target="this"' in resp.text and 'hx-swap="outerHTML"' in resp.text
-        assert f'hx-get="/games/{gid}/c/{name}"' in resp.text
-        assert 'hx-trigger="rss-changed from:body"' in resp.text
 
 
 def test_unknown_component_and_unknown_game_are_404(client, table):
@@ -95,7 +131,8 @@ def test_history_lists_the_journal_newest_first(client, table, store):
     texts = [j["text"] for j in game.journal]
     positions = [history.index(t) for t in reversed(texts)]
     assert positions == sorted(positions)
-    assert "Undo the last event" in history
+    assert "Undo the last event" in client.get(f"/games/{gid}/v/log").text  # next to the log, per phone
+    assert "csrf_token" not in history  # the log is the same for every phone (rendered once)
 
 
 def test_scoring_is_empty_until_the_game_ends(client, table):
@@ -121,3 +158,14 @@ def test_colours_are_paired_with_a_shape_and_letter(client, table):
     gid = table.started_game()
     offering = client.get(f"/games/{gid}/c/offering").text
     assert '<span class="mark" aria-hidden="true">●R</span>' in offering
+
+
+def test_the_hosts_seat_poll_is_empty_until_a_seat_is_taken(client, app, table):
+    gid = table.new_game(["Amy", "Brian"])
+    assert client.get(f"/games/{gid}/seats?taken=0").status_code == 204
+    other = app.test_client()
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', other.get("/games/new").text).group(1)
+    other.post(f"/games/{gid}/seat", data={"csrf_token": csrf, "player": "Brian"})
+    changed = client.get(f"/games/{gid}/seats?taken=0")
+    assert changed.status_code == 200 and changed.headers["HX-Trigger"] == "rss-changed" and changed.data == b""
+    assert client.get(f"/games/{gid}/seats?taken=1").status_code == 204

@@ -116,12 +116,6 @@ class ClassicGame(Game):
         self.two_handed = False
         self.persons = None
 
-    def top_color(self) -> str | None:
-        for color in self.colors:
-            if self.deck_left[color]:
-                return color
-        return None
-
     def cost_shown_by(self, top: str) -> dict[str, int]:
         return cards.COST_BY_TOP[self.game_type][top]
 

@@ -10,6 +10,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from assistant.rules import rulesets
 from assistant.store import ImportRefused, Refused
 from assistant.web import cards, get_store
+from assistant.web.context import mark_host
 from assistant.web.csrf import is_json_request
 from assistant.web.labels import colors, two_handed_seats
 
@@ -140,6 +141,7 @@ def create_game():
         )
     except Refused as err:
         return again(_sentence(err.message))
+    mark_host(gid)  # this phone shows the join QR code until every seat is taken
     return redirect(url_for("table.page", gid=gid), code=303)
 
 
@@ -178,6 +180,7 @@ def import_game():
             return jsonify({"error": err.message, "index": getattr(err, "index", None)}), 422
         return render_template("home.html", import_error=err.message), 422
     url = url_for("table.page", gid=gid)
+    mark_host(gid)
     if as_json:
         resp = jsonify({"id": gid, "url": url})
         resp.status_code = 303

@@ -10,8 +10,9 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 
 from assistant.store import Refused, Stale
 from assistant.web import get_store
+from assistant.web.context import VIEW_KEYS
 from assistant.web.menu import FormError, event_from_form
-from assistant.web.views.table import CHANGED_EVENT, view
+from assistant.web.views.table import render_region, view
 
 bp = Blueprint("play", __name__, url_prefix="/games")
 
@@ -27,21 +28,26 @@ def _expected_seq() -> int | None:
         return None
 
 
+def _posted_view() -> str:
+    name = request.form.get("view") or request.args.get("view") or "play"
+    return name if name in VIEW_KEYS else "play"
+
+
 def _answer(gid: str, status: int, **kwargs):
-    """The result of a POST: redirect on success without htmx; otherwise render."""
+    """The result of a POST: redirect on success without htmx; otherwise render.
+
+    With htmx the answer is the region of the view the phone is on (with the turn bar and the
+    poller out of band): one answer brings the phone up to date, so no further request follows."""
+    name = _posted_view()
     if status == 200 and not _is_htmx():
-        return redirect(url_for("table.page", gid=gid), code=303)
+        if name == "play":
+            return redirect(url_for("table.page", gid=gid), code=303)
+        return redirect(url_for("table.view_page", gid=gid, name=name), code=303)
     rule = kwargs.pop("error_rule", None)
-    v = view(gid, **kwargs)
+    v = view(gid, view=name, entered=status == 200, **kwargs)
     v.error_rule = rule  # the anchor of the rule a refusal applies (actions.html links to /rules)
     if _is_htmx():
-        body = render_template("components/actions.html", v=v) + render_template(
-            "components/sync.html", gid=gid, seq=v.seq, oob=True
-        )
-        resp = make_response(body, status)
-        if status in (200, 409):
-            resp.headers["HX-Trigger"] = CHANGED_EVENT
-        return resp
+        return make_response(render_region(v), status)
     return make_response(render_template("table.html", v=v), status)
 
 
@@ -72,7 +78,7 @@ def act(gid: str):
 
 @bp.get("/<gid>/undo")
 def confirm_undo(gid: str):
-    v = view(gid, confirm_undo=True)
+    v = view(gid, confirm_undo=True, view="log" if not _is_htmx() else "play")
     if _is_htmx():
         return render_template("components/actions.html", v=v)
     return render_template("table.html", v=v)

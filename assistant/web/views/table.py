@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+from markupsafe import Markup
 
 from assistant.store import NotFound
 from assistant.web import get_store
-from assistant.web.context import TableView, set_seat
+from assistant.web.context import VIEW_KEYS, TableView, set_seat
 
 bp = Blueprint("table", __name__, url_prefix="/games")
 
@@ -31,13 +32,61 @@ SHARED = ("offering", "deck", "corporations", "prices", "foreign", "history")
 
 
 def view(gid: str, **kwargs) -> TableView:
+    kwargs.setdefault("corp", request.args.get("corp") or None)
     return TableView(get_store(), gid, **kwargs)
+
+
+def _view_name(name: str) -> str:
+    if name not in VIEW_KEYS:
+        abort(404, description=f"There is no view called {name[:40]!r}.")
+    return name
+
+
+def view_url(v: TableView, name: str | None = None, region: bool = False, **params) -> str:
+    """The address of one of the table's views (``region``: just its part of the page, for htmx)."""
+    name = name or v.view
+    if region:
+        return url_for("table.region", gid=v.gid, name=name, **params)
+    if name == "play":
+        return url_for("table.page", gid=v.gid, **params)
+    return url_for("table.view_page", gid=v.gid, name=name, **params)
+
+
+def render_region(v: TableView, oob: bool = True) -> str:
+    """A view's region, with the turn bar and the poller out of band (one answer updates the phone)."""
+    return render_template("region.html", v=v, oob=oob)
 
 
 @bp.get("/<gid>")
 def page(gid: str):
     v = view(gid, full_history=request.args.get("history") == "all")
     return render_template("table.html", v=v)
+
+
+@bp.get("/<gid>/v/<name>")
+def view_page(gid: str, name: str):
+    v = view(gid, full_history=request.args.get("history") == "all", view=_view_name(name))
+    return render_template("table.html", v=v)
+
+
+@bp.get("/<gid>/r/<name>")
+def region(gid: str, name: str):
+    """The current view's region: what a phone re-fetches once after a change made elsewhere."""
+    v = view(gid, full_history=request.args.get("history") == "all", view=_view_name(name))
+    resp = make_response(render_region(v))
+    resp.headers["Vary"] = "HX-Request"
+    return resp
+
+
+def shared(v: TableView, name: str) -> Markup:
+    """A component that looks the same on every phone, rendered once per game and seq."""
+    if name not in SHARED:
+        raise ValueError(f"{name} is not a shared component")
+    cache = current_app.extensions["rss_rendered"]
+    html = cache.get_or_render(
+        (v.gid, v.seq, name, v.full_history), lambda: render_template(f"components/{name}.html", v=v)
+    )
+    return Markup(html)
 
 
 @bp.get("/<gid>/c/<name>")
@@ -47,10 +96,32 @@ def component(gid: str, name: str):
     v = view(gid, full_history=request.args.get("history") == "all")
     if name not in SHARED:
         return render_template(f"components/{name}.html", v=v)
-    cache = current_app.extensions["rss_rendered"]
-    return cache.get_or_render(
-        (gid, v.seq, name, v.full_history), lambda: render_template(f"components/{name}.html", v=v)
-    )
+    return str(shared(v, name))
+
+
+@bp.get("/<gid>/qr.svg")
+def qr(gid: str):
+    """The join link's QR code as an image: fetched once by a phone, not with every change."""
+    v = view(gid)
+    resp = make_response(str(v.qr))
+    resp.mimetype = "image/svg+xml"
+    resp.headers["Cache-Control"] = "private, max-age=86400"
+    resp.headers["Vary"] = "Host"
+    return resp
+
+
+@bp.get("/<gid>/seats")
+def seats(gid: str):
+    """The host's poll while seats are free: 204 while ``taken`` seats are taken, else a change signal."""
+    v = view(gid)
+    taken = request.args.get("taken", type=int)
+    if taken == v.seats_count[0]:
+        resp = make_response("", 204)
+    else:
+        resp = make_response("", 200)
+        resp.headers["HX-Trigger"] = CHANGED_EVENT  # the view re-fetches itself with the new count
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 @bp.get("/<gid>/version")
@@ -81,5 +152,9 @@ def seat(gid: str):
     persons = getattr(info, "persons", None) or []
     if player and player not in info.players and player not in persons:
         abort(400, description=f"{player[:40]!r} is not a player of this game.")
-    set_seat(gid, player or None)
+    set_seat(gid, player or None, get_store())
     return redirect(url_for("table.page", gid=gid), code=303)
+
+
+bp.add_app_template_global(view_url, "view_url")
+bp.add_app_template_global(shared, "shared")
