@@ -14,6 +14,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default=None, help="address to listen on (default 0.0.0.0, or $RSS_HOST)")
     serve.add_argument("--port", type=int, default=None, help="port (default 5000, or $RSS_PORT)")
     serve.add_argument("--db", default=None, help="SQLite file (default: instance folder, or $RSS_DB)")
+    serve.add_argument(
+        "--workers", type=int, default=None, help="worker processes (default: CPUs, at most 4, or $RSS_WORKERS)"
+    )
+    serve.add_argument("--threads", type=int, default=None, help="threads per worker (default 4, or $RSS_THREADS)")
 
     check = sub.add_parser("check-db", help="check the database file's integrity (exit code 0: whole)")
     check.add_argument("--db", default=None, help="SQLite file (default: the one serve uses, or $RSS_DB)")
@@ -32,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         return check_main(["--db", args.db] if args.db else [])
     from assistant.web.server import main as serve_main
 
-    return serve_main(host=args.host, port=args.port, db=args.db)
+    return serve_main(host=args.host, port=args.port, db=args.db, workers=args.workers, threads=args.threads)
 
 
 if __name__ == "__main__":

@@ -170,6 +170,7 @@ class Store:
         self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._info: OrderedDict[str, GameInfo] = OrderedDict()  # game headers never change
+        self._write_lock = threading.Lock()  # one writing thread of this process at a time
         self._init_schema()
 
     # -- connections -------------------------------------------------------------
@@ -376,12 +377,17 @@ class Store:
 
         Raises Stale, Refused or NotFound.  A token already used returns the seq that
         its event produced, without writing anything (idempotent retries).
+
+        The new state is worked out before the write lock is taken (the state at a seq is fixed
+        by the log), so the lock is held only to check the token and the seq and insert the row;
+        threads of this process queue on a lock of their own rather than in SQLite's busy wait.
         """
         event = normalise_event(event)
         check_token(token)
         info = self.get_game(gid)
+        prepared = self._prepare(gid, expected_seq, event)
         db = self._db()
-        with _immediate(db.conn):
+        with self._write_lock, _immediate(db.conn):
             if token is not None:
                 earlier = list(db.query("SELECT seq FROM events WHERE game_id = ? AND token = ?", [gid, token]))
                 if earlier:
@@ -389,12 +395,29 @@ class Store:
             current = self._seq(db, gid)
             if expected_seq != current:
                 raise Stale(expected_seq, current)
-            game = self._next_state(db, info, current, event)
+            game = prepared if prepared is not None else self._next_state(db, info, current, event)
             db["events"].insert(
                 {"game_id": gid, "seq": current + 1, "event": json.dumps(event), "token": token, "created": _now()}
             )
         self._cache_put(gid, current + 1, game)
         return current + 1
+
+    def _prepare(self, gid: str, expected_seq: int, event: dict) -> Game | None:
+        """The state after ``event`` if ``expected_seq`` is current now (None: let the locked path decide)."""
+        if event["type"] == UNDO:
+            return None
+        try:
+            seq, game = self.state(gid)
+        except StoreError:
+            return None
+        if seq != expected_seq:
+            return None
+        game = game.fork()
+        try:
+            game.apply(event)
+        except RuleError:
+            return None  # refused: the locked path says so, after the token and seq checks
+        return game
 
     def _next_state(self, db, info: GameInfo, current: int, event: dict) -> Game:
         if event["type"] == UNDO:
@@ -404,6 +427,8 @@ class Store:
             return self._replay(info, effective[:-1])
         with self._cache_lock:
             hit = self._cache.get(info.id)
+        if hit is not None and hit[0] < current:  # rows another process wrote: apply just those
+            hit = self._catch_up(db, info.id, *hit)
         game = hit[1].fork() if hit is not None and hit[0] == current else None
         if game is None:
             game = self._replay(info, effective_events(self._rows(db, info.id)))
@@ -434,25 +459,69 @@ class Store:
             if now_seq == len(rows) and len(now.journal) == len(effective) + len(rows) - seq:
                 out = [_entry_text(j) for j in now.journal[len(effective) :]]
                 return out if len(out) <= limit else [f"({len(out) - limit} earlier changes)"] + out[-limit:]
-        game = self._replay(info, effective)
-        texts = [_entry_text(j) for j in game.journal]
-        out: list[str] = []
-        for row in rows[seq:]:
-            if row.event.get("type") == UNDO:
-                if effective:
-                    effective.pop()
-                    out.append("Undone: " + texts.pop())
-                    game = self._replay(info, effective)
-                continue
-            try:
-                game.apply(row.event)
-            except RuleError as err:
-                raise Unreplayable(f"the rules engine refuses a stored event: {err.message}") from err
-            effective.append(row.event)
-            texts.append(_entry_text(game.journal[-1]))
-            out.append(texts[-1])
+        out = self._walk_meanwhile(info, effective, rows[seq:])
         if len(out) > limit:
             out = [f"({len(out) - limit} earlier changes)"] + out[-limit:]
+        return out
+
+    def _walk_meanwhile(self, info: GameInfo, prefix: list[dict], rows: list[Row]) -> list[str]:
+        """The journal texts of ``rows`` played after the effective events ``prefix``.
+
+        The log is a walk on a tree of effective-event lists (an event goes down to a child, an undo
+        back up to the parent), and the text of an event depends only on the node it is applied at.
+        A first pass lays out the tree without the engine; then one replay of ``prefix`` gives the
+        texts of its events and the states of its nodes where the walk branches off, and each new
+        node is computed once from its parent: undoing and entering the same event again costs
+        nothing, however often it happens.  A state is copied only for a node with several new
+        children (the last one takes the parent's state itself).
+        """
+        # pass 1: the tree, and the walk on it as (node before, node after or None, new event or None)
+        chain = [_Node(None, 0)]
+        for event in prefix:
+            chain.append(chain[-1].child(_event_key(event), new=False))
+        walk: list[tuple[_Node, _Node | None, dict | None]] = []
+        node = chain[-1]
+        for row in rows:
+            if row.event.get("type") == UNDO:
+                walk.append((node, node.parent, None))
+                node = node.parent or node
+                continue
+            key = _event_key(row.event)
+            known = node.children.get(key)
+            child = known or node.child(key, new=True)
+            walk.append((node, child, None if known else row.event))
+            node = child
+        # pass 2: one replay of the prefix; the states where new events are applied
+        game = self._new_engine_game(info.players, info.options, info.deck, info.persons)
+        try:
+            for node, event in zip(chain, prefix, strict=False):
+                if node.fresh_children:
+                    node.state = game.fork()
+                game.apply(event)
+                node.children[_event_key(event)].text = _entry_text(game.journal[-1])
+        except RuleError as err:
+            raise Unreplayable(f"the rules engine refuses a stored event: {err.message}") from err
+        chain[-1].state = game
+        # pass 3: the walk, each new node computed once from its parent's state
+        out: list[str] = []
+        for before, after, event in walk:
+            if after is None:  # an undo with nothing left to undo changes nothing
+                continue
+            if after is before.parent:
+                out.append("Undone: " + before.text)
+                continue
+            if event is not None:
+                before.fresh_children -= 1
+                state = before.state if not before.fresh_children else before.state.fork()
+                if not before.fresh_children:
+                    before.state = None  # its last new child takes it over
+                try:
+                    state.apply(event)
+                except RuleError as err:
+                    raise Unreplayable(f"the rules engine refuses a stored event: {err.message}") from err
+                after.state = state if after.fresh_children else None
+                after.text = _entry_text(state.journal[-1])
+            out.append(after.text)
         return out
 
     # -- transcripts ---------------------------------------------------------------
@@ -529,6 +598,28 @@ class Store:
             self._cache.move_to_end(gid)
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
+
+
+def _event_key(event: dict) -> str:
+    return json.dumps(event, sort_keys=True)
+
+
+class _Node:
+    """A list of effective events, as a node of the tree a log walks on (see _walk_meanwhile)."""
+
+    __slots__ = ("parent", "depth", "children", "fresh_children", "state", "text")
+
+    def __init__(self, parent: _Node | None, depth: int):
+        self.parent, self.depth = parent, depth
+        self.children: dict[str, _Node] = {}
+        self.fresh_children = 0  # children the log creates (not on the client's prefix)
+        self.state: Game | None = None
+        self.text: str | None = None  # the journal text of the event leading here
+
+    def child(self, key: str, new: bool) -> _Node:
+        node = self.children[key] = _Node(self, self.depth + 1)
+        self.fresh_children += new
+        return node
 
 
 def _stored_json(text: str):

@@ -22,9 +22,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
+import gzip
+import html as htmllib
 import json
 import os
 import random
+import re
 import socket
 import statistics
 import subprocess
@@ -32,6 +36,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+import zlib
 from collections import defaultdict
 from pathlib import Path
 
@@ -67,12 +72,18 @@ class Conn:
         self.reader = self.writer = None
 
     async def request(
-        self, method: str, path: str, body: bytes | None = None, content_type: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        content_type: str | None = None,
+        headers: dict | None = None,
     ) -> tuple[int, dict, bytes]:
         for attempt in (0, 1):
             if self.writer is None:
                 await self._open()
             head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+            head += [f"{k}: {v}" for k, v in (headers or {}).items()]
             if body is not None:
                 head += [f"Content-Type: {content_type}", f"Content-Length: {len(body)}"]
             try:
@@ -96,7 +107,11 @@ class Conn:
             if line in (b"\r\n", b"\n", b""):
                 break
             name, _, value = line.decode("latin-1").partition(":")
-            headers[name.strip().lower()] = value.strip()
+            name = name.strip().lower()
+            if name == "set-cookie":
+                headers.setdefault("set-cookie", []).append(value.strip())
+            else:
+                headers[name] = value.strip()
         if "content-length" in headers:
             data = await self.reader.readexactly(int(headers["content-length"]))
         elif headers.get("transfer-encoding", "").lower() == "chunked":
@@ -118,27 +133,202 @@ class Conn:
 
 
 class Phone:
-    """A phone's connections, as a browser keeps them: reuse an idle one, open another while all are busy."""
+    """A phone's connections, as a browser keeps them: reuse an idle one, open another while all are
+    busy (at most 6 per host, as Chromium), and its cookies."""
+
+    MAX_CONNECTIONS = 6
 
     def __init__(self, host: str, port: int):
         self.host, self.port = host, port
         self.idle: list[Conn] = []
         self.opened = 0
+        self.cookies: dict[str, str] = {}
+        self.slots = asyncio.Semaphore(self.MAX_CONNECTIONS)
+        self.log: list | None = None  # (method, path, headers) of every request, when recording
 
-    async def request(self, *args, **kwargs):
-        conn = self.idle.pop() if self.idle else Conn(self.host, self.port)
-        if not conn.writer:
-            self.opened += 1
-        try:
-            return await conn.request(*args, **kwargs)
-        finally:
-            if conn.writer is not None:
-                self.idle.append(conn)
+    async def request(self, method, path, body=None, content_type=None, headers=None):
+        headers = dict(headers or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if self.log is not None:
+            self.log.append((method, path, dict(headers)))
+        async with self.slots:
+            conn = self.idle.pop() if self.idle else Conn(self.host, self.port)
+            if not conn.writer:
+                self.opened += 1
+            try:
+                status, got, data = await conn.request(method, path, body, content_type, headers)
+            finally:
+                if conn.writer is not None:
+                    self.idle.append(conn)
+        for cookie in got.get("set-cookie", []):
+            name, _, rest = cookie.partition("=")
+            value = rest.split(";", 1)[0]
+            if "max-age=0" in cookie.lower() or "expires=thu, 01 jan 1970" in cookie.lower():
+                self.cookies.pop(name.strip(), None)
+            else:
+                self.cookies[name.strip()] = value
+        return status, got, data
 
     def close(self):
         for conn in self.idle:
             conn.close()
         self.idle = []
+
+
+# -- the table page as a browser with htmx runs it (--refresh page) --------------------------------
+# What the simulated phone does is read from the page the server serves: the element polling
+# ("every Ns"), the elements listening for events "from:body" (an HX-Trigger answer header fires
+# them), elements loading themselves ("load"), what each swap puts in place (outerHTML, out of
+# band).  tests/robustness/test_load_model.py compares it with a real Chromium, request by request.
+BROWSER = {
+    "User-Agent": "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36",
+    "Accept-Encoding": "gzip, deflate, br, zstd",
+    "Accept-Language": "en-US,en;q=0.9",
+}
+NAVIGATE = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"}
+XHR = {"Accept": "*/*"}
+_TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s=/>]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?)*)\s*/?>")
+_ATTR = re.compile(r"([^\s=/>]+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+)))?")
+_INTERVAL = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|m)?$")
+
+
+@dataclasses.dataclass
+class HxElement:
+    key: str  # its id, else its URL and triggers
+    id: str | None
+    url: str
+    every: float | None  # polling interval (s)
+    load: bool  # fetched as soon as it is in the page
+    events: list[tuple[str, bool]]  # (event, from:body)
+    target: str | None  # the id of the element its answer replaces
+    swap: str
+    oob: bool
+    name: str | None
+
+
+def _interval(text: str) -> float | None:
+    m = _INTERVAL.match(text.strip())
+    if not m:
+        return None
+    return float(m.group(1)) * {"ms": 0.001, "s": 1.0, "m": 60.0, None: 0.001}[m.group(2)]
+
+
+def parse_hx(html: str) -> list[HxElement]:
+    """The elements of an HTML text that fetch by themselves: by polling, on load, or on an event."""
+    out = []
+    for tag in _TAG.finditer(html):
+        if "hx-" not in tag.group(2) and "id=" not in tag.group(2):
+            continue
+        attrs = {}
+        for m in _ATTR.finditer(tag.group(2) or ""):
+            value = m.group(2) if m.group(2) is not None else m.group(3) if m.group(3) is not None else m.group(4)
+            attrs.setdefault(m.group(1).lower(), htmllib.unescape(value or ""))
+        oob = attrs.get("hx-swap-oob", "false") not in ("false", "")
+        url = attrs.get("hx-get")
+        if url is None:
+            if oob and attrs.get("id"):  # an out-of-band element replacing one with hx-get
+                out.append(
+                    HxElement(attrs["id"], attrs["id"], "", None, False, [], attrs["id"], "outerHTML", True, None)
+                )
+            continue
+        every, load, events = None, False, []
+        for spec in (attrs.get("hx-trigger") or "").split(","):
+            words = spec.split()
+            if not words:
+                continue
+            if words[0] == "every" and len(words) > 1:
+                every = _interval(words[1])
+            elif words[0] == "load":
+                load = True
+            elif words[0] not in ("click", "submit", "change", "revealed", "intersect"):
+                events.append((words[0], any(w == "from:body" for w in words[1:])))
+        if every is None and not load and not events:
+            continue  # fetched only when tapped
+        target = attrs.get("hx-target", "this")
+        target_id = attrs.get("id") if target == "this" else target[1:] if target.startswith("#") else None
+        key = attrs.get("id") or f"{url} {attrs.get('hx-trigger')}"
+        out.append(
+            HxElement(
+                key,
+                attrs.get("id"),
+                url,
+                every,
+                load,
+                events,
+                target_id,
+                (attrs.get("hx-swap") or "innerHTML").split()[0],
+                oob,
+                attrs.get("name"),
+            )
+        )
+    return out
+
+
+def trigger_events(headers: dict) -> list[str]:
+    """The events named by HX-Trigger (a list of names, or a JSON object)."""
+    out = []
+    for name in ("hx-trigger", "hx-trigger-after-swap", "hx-trigger-after-settle"):
+        value = headers.get(name, "").strip()
+        if not value:
+            continue
+        if value.startswith("{"):
+            try:
+                out += list(json.loads(value))
+            except ValueError:
+                pass
+        else:
+            out += [v.strip() for v in value.split(",") if v.strip()]
+    return out
+
+
+class PageModel:
+    """The hx elements of one phone's copy of the page, in document order."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.elements: list[HxElement] = []
+
+    def load(self, html: str) -> list[HxElement]:
+        self.elements = [e for e in parse_hx(html) if not e.oob]
+        return [e for e in self.elements if e.load]
+
+    def swap(self, target: str | None, html: str, how: str = "outerHTML") -> list[HxElement]:
+        """Put an answer in place (outerHTML of ``target``, and any out-of-band parts); returns the
+        elements that load themselves."""
+        found = parse_hx(html)
+        new = [e for e in found if not e.oob]
+        for oob in (e for e in found if e.oob):
+            self._replace(oob.key, [] if not oob.url else [oob])
+        if target is not None:
+            kept = [e for e in self.elements if e.key == target and how != "outerHTML"]
+            self._replace(target, kept + new)
+        return [e for e in new if e.load]
+
+    def _replace(self, key: str, new: list[HxElement]) -> None:
+        keys = {e.key for e in new}
+        at = next((i for i, e in enumerate(self.elements) if e.key == key), None)
+        if at is None:
+            return
+        rest = [e for e in self.elements if e.key not in keys and e.key != key]
+        at = min(at, len(rest))
+        self.elements = rest[:at] + new + rest[at:]
+
+    def poller(self) -> HxElement | None:
+        return next((e for e in self.elements if e.every is not None), None)
+
+    def listeners(self, event: str, source: HxElement) -> list[HxElement]:
+        return [e for e in self.elements if any(ev == event and (body or e is source) for ev, body in e.events)]
+
+    def headers(self, element: HxElement) -> dict:
+        headers = {**BROWSER, **XHR, "HX-Request": "true", "HX-Current-URL": self.url}
+        if element.id:
+            headers["HX-Trigger"] = element.id
+        if element.name:
+            headers["HX-Trigger-Name"] = element.name
+        if element.target:
+            headers["HX-Target"] = element.target
+        return headers
 
 
 # -- measurements ----------------------------------------------------------------------------------
@@ -173,6 +363,13 @@ class Stats:
         return out
 
 
+def warmup_of(args) -> float:
+    """Seconds before measuring: with the page, phones open it meanwhile (about 40 a second)."""
+    if getattr(args, "warmup", None) is not None:
+        return args.warmup
+    return max(10.0, args.tables * args.phones / 40 + 2) if args.refresh == "page" else 3.0
+
+
 def _pct(result: dict, kind: str = "all") -> float:
     return result["kinds"].get(kind, {}).get("p99_ms", float("inf"))
 
@@ -198,6 +395,8 @@ class Table:
         self.seq = self.k
 
     async def phone(self, conn: Phone, deadline: float):
+        if self.sim.args.refresh == "page":
+            return await self.page_phone(conn, deadline)
         sim, stats = self.sim, self.sim.stats
         seen = self.seq
         await asyncio.sleep(self.rng.uniform(0, sim.args.poll))
@@ -217,6 +416,62 @@ class Table:
                 await self.refresh(conn)
             wait = sim.args.poll - (time.perf_counter() - t0)
             await asyncio.sleep(max(0.0, wait))
+
+    async def page_phone(self, phone: Phone, deadline: float, stop: asyncio.Event | None = None):
+        """One phone with the table page open: what htmx does, read from the page itself."""
+        sim, stats = self.sim, self.sim.stats
+        # phones open the page over the warm-up (not all in the same second), then poll
+        await asyncio.sleep(self.rng.uniform(0, max(sim.args.poll, warmup_of(sim.args) - 2)))
+        path = f"/games/{self.gid}"
+        page = PageModel(f"http://{sim.host}:{sim.port}{path}")
+        t0 = time.perf_counter()
+        status, _, body = await phone.request("GET", path, headers={**BROWSER, **NAVIGATE})
+        stats.add("page", time.perf_counter() - t0)
+        if status != 200:
+            stats.bad(f"page {status}")
+            return
+        pending: set[asyncio.Task] = set()
+
+        def fetch_all(elements, source=None):
+            for element in elements:
+                task = asyncio.ensure_future(self.hx_fetch(phone, page, element, "refresh", fetch_all))
+                pending.add(task)
+                task.add_done_callback(pending.discard)
+
+        fetch_all(page.load(body.decode("utf-8", "replace")))
+        poller = page.poller()
+        next_at = time.monotonic() + (poller.every if poller else sim.args.poll)
+        while poller is not None and time.monotonic() < deadline and not (stop and stop.is_set()):
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            fired = time.monotonic()
+            swapped = await self.hx_fetch(phone, page, poller, "poll", fetch_all)
+            # htmx: the interval runs from each firing; a swapped-in poller starts its own
+            poller = page.poller()
+            if poller is None:
+                break
+            next_at = time.monotonic() + poller.every if swapped else max(fired + poller.every, time.monotonic())
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    async def hx_fetch(self, phone: Phone, page: PageModel, element: HxElement, kind: str, fetch_all) -> bool:
+        """One htmx request of ``element``; fires the events its answer names, then swaps it in."""
+        stats = self.sim.stats
+        t0 = time.perf_counter()
+        try:
+            status, headers, body = await phone.request("GET", element.url, headers=page.headers(element))
+        except (ConnectionError, asyncio.IncompleteReadError, OSError) as err:
+            stats.bad(f"{kind}: {type(err).__name__}")
+            return False
+        stats.add(kind, time.perf_counter() - t0)
+        if status not in (200, 204):
+            stats.bad(f"{kind} {status}")
+            return False
+        for event in trigger_events(headers):
+            fetch_all(page.listeners(event, element), element)
+        if status == 204 or element.swap == "none":
+            return False
+        fetch_all(page.swap(element.target, _decoded(headers, body), element.swap))
+        return True
 
     async def refresh(self, conn: Phone):
         mode, stats = self.sim.args.refresh, self.sim.stats
@@ -276,13 +531,56 @@ class Table:
         return status, json.loads(data).get("seq") if data else None
 
 
+def _decoded(headers: dict, body: bytes) -> str:
+    coding = headers.get("content-encoding", "").lower()
+    if coding == "gzip":
+        body = gzip.decompress(body)
+    elif coding == "deflate":
+        body = zlib.decompress(body)
+    elif coding not in ("", "identity"):
+        return ""  # br/zstd: not in the standard library, the swap is skipped
+    return body.decode("utf-8", "replace")
+
+
+def _tree(pid: int) -> list[int]:
+    """The process and its descendants (the server's worker processes), from Linux /proc."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            todo += [int(c) for c in Path(f"/proc/{p}/task/{p}/children").read_text().split()]
+        except OSError:
+            pass
+    return out
+
+
 def cpu_seconds(pid: int | None) -> float | None:
-    """User + system CPU time of a process (Linux /proc), to tell the server's own cost."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError, TypeError):
+    """User + system CPU time of a process and its workers (Linux /proc), to tell the server's own cost."""
+    if pid is None:
         return None
+    total = 0.0
+    for p in _tree(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def rss_mb(pid: int | None) -> float | None:
+    """Resident memory of the server and its workers (MB; shared pages counted in each)."""
+    if pid is None:
+        return None
+    total = 0
+    for p in _tree(pid):
+        try:
+            status = Path(f"/proc/{p}/status").read_text()
+        except OSError:
+            continue
+        total += next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
+    return total / 1024
 
 
 class Sim:
@@ -298,7 +596,7 @@ class Sim:
         phones = {t.n: [Phone(self.host, self.port) for _ in range(args.phones)] for t in tables}
         for t in tables:  # set-up, not measured
             await t.start(phones[t.n][0])
-        warm = time.monotonic() + args.warmup
+        warm = time.monotonic() + warmup_of(args)
         deadline = warm + args.seconds
         tasks = [t.phone(c, deadline) for t in tables for c in phones[t.n]]
         tasks += [t.enter_events(phones[t.n], deadline) for t in tables]
@@ -314,6 +612,7 @@ class Sim:
             cpu1, own1 = cpu_seconds(self.pid), time.process_time()
             if cpu0 is not None and cpu1 is not None:
                 machine["server_cpu_pct"] = 100 * (cpu1 - cpu0) / args.seconds
+                machine["server_rss_mb"] = rss_mb(self.pid)
             machine["client_cpu_pct"] = 100 * (own1 - own0) / args.seconds
             machine["loadavg_1min"] = os.getloadavg()[0]
 
@@ -333,9 +632,11 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    def __init__(self, workdir: Path, nice: int = 0):
+    def __init__(self, workdir: Path, nice: int = 0, workers: int | None = None, threads=None, server=None):
         self.port = free_port()
         env = dict(os.environ, RSS_SECRET_KEY="load-test", PYTHONPATH=str(ROOT), RSS_INSTANCE=str(workdir / "inst"))
+        if server:
+            env["RSS_SERVER"] = server
         cmd = [
             sys.executable,
             "-m",
@@ -348,6 +649,8 @@ class ServerProcess:
             "--db",
             str(workdir / "load.sqlite3"),
         ]
+        cmd += ["--workers", str(workers)] if workers else []
+        cmd += ["--threads", str(threads)] if threads else []
         self.log = open(workdir / "server.log", "w")
         self.proc = subprocess.Popen(cmd, cwd=workdir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         if nice:
@@ -379,7 +682,7 @@ def run_once(args, transcript: dict) -> dict:
         host, port = args.url.removeprefix("http://").rstrip("/").split(":")
         return asyncio.run(Sim(args, host, int(port), transcript).run())
     with tempfile.TemporaryDirectory(prefix="rss-load-") as tmp:
-        server = ServerProcess(Path(tmp), args.nice)
+        server = ServerProcess(Path(tmp), args.nice, args.workers, args.threads, args.server)
         try:
             return asyncio.run(Sim(args, "127.0.0.1", server.port, transcript, server.proc.pid).run())
         finally:
@@ -390,7 +693,8 @@ def print_report(tables: int, result: dict) -> None:
     report, unexpected = result["kinds"], result["unexpected"]
     print(
         f"tables={tables} phones/table={ARGS.phones} poll={ARGS.poll}s event-every={ARGS.event_every}s "
-        f"refresh={ARGS.refresh} measured={ARGS.seconds}s"
+        f"refresh={ARGS.refresh} measured={ARGS.seconds}s server={ARGS.server or 'default'} "
+        f"workers={ARGS.workers or 'default'}"
     )
     print(f"  {'kind':<10} {'requests':>8} {'rps':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for kind, r in report.items():
@@ -398,7 +702,8 @@ def print_report(tables: int, result: dict) -> None:
     m = result.get("machine", {})
     if m:
         print(
-            f"  server CPU {m.get('server_cpu_pct', float('nan')):.0f}% of a core, load generator "
+            f"  server CPU {m.get('server_cpu_pct', float('nan')):.0f}% of a core, "
+            f"memory {m.get('server_rss_mb') or float('nan'):.0f} MB, load generator "
             f"{m['client_cpu_pct']:.0f}%, 1-min load average {m['loadavg_1min']:.2f} on {os.cpu_count()} CPUs, "
             f"{m.get('connections', 0)} connections"
         )
@@ -415,7 +720,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=20, help="measured time per run (after --warmup)")
-    ap.add_argument("--warmup", type=float, default=3)
+    ap.add_argument(
+        "--warmup",
+        type=float,
+        help="seconds before measuring (default 3; --refresh page: 10, phones open the page meanwhile)",
+    )
     ap.add_argument("--phones", type=int, default=6)
     ap.add_argument("--poll", type=float, default=1.0, help="seconds between polls of one phone")
     ap.add_argument("--event-every", type=float, default=5.0, help="mean seconds between events of one table")
@@ -423,11 +732,15 @@ def main(argv=None) -> int:
     ap.add_argument("--retries", type=float, default=0.05, help="share of events sent twice with one token")
     ap.add_argument(
         "--refresh",
-        choices=("none", "state", "components"),
+        choices=("none", "state", "components", "page"),
         default="none",
-        help="what a phone fetches when its poll sees a new seq",
+        help="what a phone does: poll only (none), then fetch /state, or every component, or (page) "
+        "exactly what the served table page makes htmx do (its poller, cadence and refreshes)",
     )
     ap.add_argument("--transcript", default=str(DEFAULT_TRANSCRIPT))
+    ap.add_argument("--workers", type=int, help="the server's worker processes (default: its own default)")
+    ap.add_argument("--threads", type=int, help="the server's threads per worker (default: its own default)")
+    ap.add_argument("--server", choices=("granian", "waitress"), help="RSS_SERVER for the server started")
     ap.add_argument("--url", help="use this running server (http://127.0.0.1:PORT) instead of starting one")
     ap.add_argument("--find", action="store_true", help="raise --tables until p99 of all requests reaches 100 ms")
     ap.add_argument("--limit-ms", type=float, default=100.0)

@@ -11,7 +11,12 @@ from assistant.store import Store
 from assistant.web import assets, csrf, errors, headers, secret, templating
 from assistant.web.hosts import HostCheck
 from assistant.web.paths import STATIC, TEMPLATES
+from assistant.web.poll import FastPoll
 from assistant.web.rendered import RenderedCache
+
+# The largest request body taken (a transcript import is the biggest): the app's MAX_CONTENT_LENGTH
+# and the server's own limit (assistant/web/server.py refuses a larger announced body unread).
+MAX_BODY = 2 * 1024 * 1024
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -25,7 +30,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "rss.sqlite3"),
-        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        MAX_CONTENT_LENGTH=MAX_BODY,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
@@ -47,6 +52,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     secret.configure(app)
 
     app.extensions["rss_store"] = Store(app.config["DATABASE"])
+    app.wsgi_app = FastPoll(app.wsgi_app, app.extensions["rss_store"])  # the poll's 204 without Flask
     app.extensions["rss_rendered"] = RenderedCache()
 
     from assistant.web.views import api, helpers, home, play, table

@@ -1,34 +1,247 @@
-"""``python -m assistant serve``: the app behind waitress (production WSGI server)."""
+"""``python -m assistant serve``: the app behind granian (several worker processes), or waitress.
+
+Why granian: its I/O layer (Rust, tokio/hyper) holds thousands of idle or slow connections for
+next to nothing and hands a request to Python only once its head has arrived, so a client holding
+1,100 slow connections open does not block the tables (waitress walks every connection in Python
+at each turn of its loop, and stops accepting at its connection limit).  Several worker processes
+use every core; SQLite in WAL mode is safe across processes, and the one-writer-per-game rule holds
+across them because an event is appended in one ``BEGIN IMMEDIATE`` transaction that re-reads the
+seq (see assistant/store.py).  Measured with benchmarks/load.py and benchmarks/slow_clients.py.
+
+Settings (argument, else environment variable, else default):
+
+* ``--workers`` / ``RSS_WORKERS``: worker processes (default: the number of CPUs, at most 4).
+* ``--threads`` / ``RSS_THREADS``: threads per worker running the app (default 4).
+* ``RSS_SERVER``: ``granian`` (default) or ``waitress`` (one process with threads; also used when
+  granian is not installed).
+"""
 
 from __future__ import annotations
 
 import os
 import sys
-
-from waitress import serve
-from waitress.task import WSGITask
+import threading
+import time
+from dataclasses import dataclass
 
 from assistant.dbcheck import DamagedDatabase
-from assistant.web import create_app
+from assistant.web import MAX_BODY, create_app
 from assistant.web.lan import lan_ip
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 5000
-THREADS = 8
-# Every phone keeps its connection open (keep-alive) for the poll each second: 6 phones at each
-# of 50+ tables exceed waitress's default of 100 connections, past which it stops accepting.
+MAX_WORKERS = 4
+THREADS = 4
+# Connections one worker holds at once (idle keep-alive phones and slow clients included); each
+# costs a file descriptor and a few kB.  Every phone keeps one or two connections open.
+CONNECTIONS_PER_WORKER = 8192
+BACKLOG = 2048
+HEADER_TIMEOUT_MS = 30_000  # a request's head must arrive within this time (slow-header clients)
+SHUTDOWN_SECONDS = 3  # on SIGTERM/Ctrl-C: requests under way may finish, then the workers stop
+# waitress (the fallback): past this many connections it stops accepting
 CONNECTION_LIMIT = 1000
+ENV_DB = "RSS_DB"
 
 
-def keep_alive_without_body(task_class=WSGITask) -> None:
-    """Keep the connection open after a 204 (the live-sync poll's "nothing new").
+@dataclass(frozen=True)
+class Settings:
+    host: str
+    port: int
+    db: str | None
+    workers: int
+    threads: int
+    server: str
+
+
+def _settings(host, port, db) -> tuple[str, int, str | None]:
+    host = host or os.environ.get("RSS_HOST") or DEFAULT_HOST
+    port = port if port is not None else int(os.environ.get("RSS_PORT") or DEFAULT_PORT)
+    db = db or os.environ.get("RSS_DB") or None
+    return host, port, db
+
+
+def default_workers() -> int:
+    return max(1, min(os.cpu_count() or 1, MAX_WORKERS))
+
+
+def settings(host=None, port=None, db=None, workers=None, threads=None, server=None) -> Settings:
+    host, port, db = _settings(host, port, db)
+    workers = workers or int(os.environ.get("RSS_WORKERS") or 0) or default_workers()
+    threads = threads or int(os.environ.get("RSS_THREADS") or 0) or THREADS
+    server = server or os.environ.get("RSS_SERVER") or "granian"
+    if server not in ("granian", "waitress"):
+        raise SystemExit(f"RSS_SERVER must be granian or waitress, not {server!r}")
+    if server == "granian" and not _have_granian():
+        server = "waitress"
+    if workers < 1 or threads < 1:
+        raise SystemExit("--workers and --threads must be at least 1")
+    return Settings(host, port, db, workers, threads, server)
+
+
+def _have_granian() -> bool:
+    try:
+        import granian  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# -- the WSGI app as served ---------------------------------------------------------------------
+class BodyLimit:
+    """Refuse a body announced larger than the app accepts (413) before reading any of it.
+
+    The same constant as the app's MAX_CONTENT_LENGTH, so the server never buffers more than the
+    app would take; the connection is closed (what the client sends after it is never read).
+    A body without Content-Length (chunked) is cut off by Flask at the same size while it reads.
+    """
+
+    def __init__(self, app, limit: int = MAX_BODY):
+        self.app, self.limit = app, limit
+
+    def __call__(self, environ, start_response):
+        length = environ.get("CONTENT_LENGTH") or ""
+        if length.isdigit() and int(length) > self.limit:
+            body = f"Request body too large: at most {self.limit} bytes.\n".encode()
+            start_response(
+                "413 Content Too Large",
+                [
+                    ("Content-Type", "text/plain; charset=utf-8"),
+                    ("Content-Length", str(len(body))),
+                    ("Connection", "close"),
+                ],
+            )
+            return [body]
+        return self.app(environ, start_response)
+
+
+class WholeBody:
+    """Hand the server the answer as one piece of bytes rather than an iterator.
+
+    granian sends a list of bytes straight away, but pulls an iterator (what Flask returns) chunk
+    by chunk, taking the GIL for each from its own I/O thread; our answers are small pages."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        result = self.app(environ, start_response)
+        if isinstance(result, list):
+            return result
+        try:
+            return [b"".join(result)]
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+
+
+def served_app(db: str | None = None, check: bool = False):
+    """The Flask app (never in debug mode) behind the body limit.  ``check``: the database checks
+    before start (done once, by the server process, before any worker starts)."""
+    config = {"DATABASE_CHECK": True, "DATABASE_NAMED": bool(db)} if check else {}
+    app = create_app(config | ({"DATABASE": db} if db else {}) or None)
+    app.debug = False
+    return BodyLimit(WholeBody(app)), app
+
+
+def worker_app():
+    """Granian's factory, called in each worker process: the app on the database the parent chose."""
+    _exit_with_parent()
+    wsgi, _ = served_app(os.environ.get(ENV_DB) or None)
+    return wsgi
+
+
+def _exit_with_parent() -> None:
+    """A worker ends as soon as the server process is gone (even after a kill -9 of it)."""
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: the kernel kills us with our parent
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch() -> None:  # everywhere else (and as a second line): look every half second
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="rss-parent-watch", daemon=True).start()
+
+
+# -- running it -----------------------------------------------------------------------------------
+def _raise_file_limit(wanted: int) -> None:
+    """Each connection is a file descriptor: lift the soft limit towards the hard one (Unix)."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            pass
+
+
+def run_granian(s: Settings) -> None:
+    from granian import Granian
+    from granian.constants import Interfaces
+    from granian.http import HTTP1Settings
+
+    if s.db:
+        os.environ[ENV_DB] = os.path.abspath(s.db)
+    _raise_file_limit(s.workers * CONNECTIONS_PER_WORKER + 256)
+    Granian(
+        "assistant.web.server:worker_app",
+        factory=True,
+        address=s.host,
+        port=s.port,
+        interface=Interfaces.WSGI,
+        workers=s.workers,
+        blocking_threads=s.threads,
+        backlog=BACKLOG,
+        backpressure=CONNECTIONS_PER_WORKER,
+        http1_settings=HTTP1Settings(header_read_timeout=HEADER_TIMEOUT_MS, keep_alive=True),
+        respawn_failed_workers=True,
+        workers_kill_timeout=SHUTDOWN_SECONDS,  # idle keep-alive phones must not hold up a stop
+        log_level="warning",
+    ).serve()
+
+
+def run_waitress(s: Settings, wsgi) -> None:
+    from waitress import serve
+
+    keep_alive_without_body()
+    _raise_file_limit(CONNECTION_LIMIT + 256)
+    serve(
+        wsgi,
+        host=s.host,
+        port=s.port,
+        threads=max(s.threads, 8),
+        ident="rss-table",
+        connection_limit=CONNECTION_LIMIT,
+        max_request_body_size=MAX_BODY,
+        asyncore_use_poll=True,  # poll(): select() cannot watch more than 1024 sockets
+    )
+
+
+def keep_alive_without_body(task_class=None) -> None:
+    """waitress only: keep the connection open after a 204 (the live-sync poll's "nothing new").
 
     waitress closes an HTTP/1.1 connection after any response without Content-Length, and a
     204 may not carry one (RFC 9110): every phone's poll, once a second, would then cost a new
-    TCP connection (an extra round trip on a poor Wi-Fi, and accept/close work on the server).
-    A 204/304 has no body by definition, so the client knows where it ends: keep the
-    connection unless the client or the app asked to close it.
+    TCP connection.  A 204/304 has no body by definition, so the client knows where it ends: keep
+    the connection unless the client or the app asked to close it.  (granian keeps it by itself.)
     """
+    if task_class is None:
+        from waitress.task import WSGITask as task_class
     build = task_class.build_response_header
     if getattr(build, "keeps_alive_without_body", False):
         return
@@ -52,37 +265,32 @@ def keep_alive_without_body(task_class=WSGITask) -> None:
     task_class.build_response_header = build_response_header
 
 
-def _settings(host, port, db) -> tuple[str, int, str | None]:
-    host = host or os.environ.get("RSS_HOST") or DEFAULT_HOST
-    port = port if port is not None else int(os.environ.get("RSS_PORT") or DEFAULT_PORT)
-    db = db or os.environ.get("RSS_DB") or None
-    return host, port, db
-
-
-def main(host: str | None = None, port: int | None = None, db: str | None = None) -> int:
-    host, port, db = _settings(host, port, db)
-    config = {"DATABASE_CHECK": True, "DATABASE_NAMED": bool(db)} | ({"DATABASE": db} if db else {})
+def main(
+    host: str | None = None,
+    port: int | None = None,
+    db: str | None = None,
+    workers: int | None = None,
+    threads: int | None = None,
+) -> int:
+    s = settings(host, port, db, workers, threads)
+    # Set up once here (database checks, schema, WAL, the secret key file) before any worker starts.
     try:
-        app = create_app(config)
+        wsgi, app = served_app(s.db, check=True)
     except DamagedDatabase as err:
         print(err.message, file=sys.stderr, flush=True)
         return 2
-    app.debug = False
-    shown = lan_ip() if host in ("0.0.0.0", "::", "") else host
+    database = app.config["DATABASE"]
+    shown = lan_ip() if s.host in ("0.0.0.0", "::", "") else s.host
     print(
-        f"Rolling Stock Stars table assistant: open http://{shown or 'localhost'}:{port}/ "
+        f"Rolling Stock Stars table assistant: open http://{shown or 'localhost'}:{s.port}/ "
         f"on a phone in the same network",
         flush=True,
     )
-    print(f"Database: {app.extensions['rss_db_report'].summary()}", flush=True)
-    keep_alive_without_body()
-    serve(
-        app,
-        host=host,
-        port=port,
-        threads=THREADS,
-        ident="rss-table",
-        connection_limit=CONNECTION_LIMIT,
-        asyncore_use_poll=True,
-    )  # poll(): select() cannot watch more than 1024 sockets
+    where = f"{s.workers} worker process(es) x {s.threads} threads" if s.server == "granian" else "one process"
+    print(f"Database: {app.extensions['rss_db_report'].summary()}  ({s.server}, {where})", flush=True)
+    if s.server == "waitress":
+        run_waitress(s, wsgi)
+        return 0
+    app.extensions["rss_store"].close()  # the workers open their own connections
+    run_granian(Settings(s.host, s.port, database, s.workers, s.threads, s.server))
     return 0

@@ -98,7 +98,8 @@ class Http:
 
 
 class Server:
-    """``python -m assistant serve`` on a free loopback port, on a given database file."""
+    """``python -m assistant serve`` on a free loopback port, on a given database file (two worker
+    processes unless RSS_WORKERS says otherwise)."""
 
     def __init__(self, db: Path, workdir: Path, env: dict | None = None):
         self.db, self.workdir = Path(db), Path(workdir)
@@ -118,6 +119,7 @@ class Server:
             PYTHONPATH=str(ROOT),
             RSS_INSTANCE=str(self.workdir / "instance"),
         )
+        env.setdefault("RSS_WORKERS", "2")  # several worker processes, whatever the machine has
         env.pop("FLASK_DEBUG", None)
         env.update(self.extra_env)
         cmd = [

@@ -112,10 +112,16 @@ def test_malformed_hosts_get_a_400_and_no_log_lines(server_factory):
     paths = ["/", f"/games/{gid}", f"/games/{gid}/c/join", "/games/new", "/no/such/page"]
     before = srv.output().splitlines()
     lines_per_host = {}
+    # granian hands the app a header value that is not ASCII as an empty one (a Host left out:
+    # served as localhost, never a 500); waitress passes the bytes on and the check refuses them
+    blanked = "(granian," in srv.output()
     for name, host in MALFORMED_HOSTS.items():
         start = len(srv.output().splitlines())
         for path in paths:
             status, data = raw_get(srv.port, path, host)
+            if blanked and not host.isascii():
+                assert status < 500, (name, path, data[:300])
+                continue
             assert status == 400, (name, path, data[:300])
             assert b"Host header" in data
         lines_per_host[name] = len(srv.output().splitlines()) - start

@@ -1,7 +1,9 @@
-"""``python -m assistant serve`` runs the app under waitress and prints the LAN address."""
+"""``python -m assistant serve``: granian with several worker processes (or waitress), the LAN
+address printed, settings from arguments then the environment, workers that end with the server."""
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -10,8 +12,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from assistant.rules import Game
-from assistant.web import server
+from assistant.web import MAX_BODY, server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -23,15 +27,144 @@ def _free_port() -> int:
 
 
 def test_settings_come_from_arguments_then_environment(monkeypatch):
-    monkeypatch.delenv("RSS_HOST", raising=False)
-    monkeypatch.delenv("RSS_PORT", raising=False)
-    monkeypatch.delenv("RSS_DB", raising=False)
+    for name in ("RSS_HOST", "RSS_PORT", "RSS_DB", "RSS_WORKERS", "RSS_THREADS", "RSS_SERVER"):
+        monkeypatch.delenv(name, raising=False)
     assert server._settings(None, None, None) == ("0.0.0.0", 5000, None)
+    s = server.settings()
+    assert s.workers == max(1, min(os.cpu_count() or 1, server.MAX_WORKERS)) and s.threads == server.THREADS
+    assert s.server == "granian"
     monkeypatch.setenv("RSS_HOST", "127.0.0.1")
     monkeypatch.setenv("RSS_PORT", "5123")
     monkeypatch.setenv("RSS_DB", "/tmp/x.sqlite3")
+    monkeypatch.setenv("RSS_WORKERS", "3")
+    monkeypatch.setenv("RSS_THREADS", "6")
+    monkeypatch.setenv("RSS_SERVER", "waitress")
     assert server._settings(None, None, None) == ("127.0.0.1", 5123, "/tmp/x.sqlite3")
     assert server._settings("::1", 7000, "y.db") == ("::1", 7000, "y.db")
+    s = server.settings()
+    assert (s.workers, s.threads, s.server) == (3, 6, "waitress")
+    assert server.settings(workers=1, threads=2).workers == 1
+    monkeypatch.setenv("RSS_SERVER", "gunicorn")
+    with pytest.raises(SystemExit):
+        server.settings()
+
+
+def _start(tmp_path, *extra, env=None):
+    port = _free_port()
+    db = tmp_path / "served.sqlite3"
+    env = dict(
+        os.environ,
+        RSS_SECRET_KEY="serve-test",
+        PYTHONPATH=str(ROOT),
+        RSS_INSTANCE=str(tmp_path / "inst"),
+        **(env or {}),
+    )
+    cmd = [sys.executable, "-m", "assistant", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db)]
+    proc = subprocess.Popen(
+        cmd + list(extra), cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    body = None
+    for _ in range(150):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as resp:
+                body = resp.read().decode()
+            break
+        except OSError:
+            if proc.poll() is not None:
+                break
+            time.sleep(0.1)
+    return proc, port, db, body
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("which", ["granian", "waitress"])
+def test_serve_runs_and_prints_the_address(tmp_path, which):
+    proc, port, db, body = _start(tmp_path, "--workers", "2", env={"RSS_SERVER": which})
+    try:
+        assert body is not None and "New game" in body
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=15)
+    assert f"http://127.0.0.1:{port}/" in out
+    assert f"({which}," in out
+    assert db.exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from Linux /proc")
+def test_workers_end_with_the_server_even_after_kill_9(tmp_path):
+    proc, port, _db, body = _start(tmp_path, "--workers", "2")
+    try:
+        assert body is not None
+        workers = _children(proc.pid)
+        assert len(workers) == 2, workers
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(_alive(w) for w in workers), "a worker outlived the server"
+        with pytest.raises(OSError):
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=10)
+
+
+def test_body_limit_is_the_apps_limit(tmp_path):
+    from assistant.web import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "x.sqlite3"), "SECRET_KEY": "k", "INSTANCE_PATH": str(tmp_path)})
+    assert app.config["MAX_CONTENT_LENGTH"] == MAX_BODY == server.BodyLimit(app).limit
+    app.extensions["rss_store"].close()
+
+
+def test_the_polls_nothing_new_skips_flask_with_the_views_headers(tmp_path):
+    from assistant.web import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "x.sqlite3"), "SECRET_KEY": "k", "INSTANCE_PATH": str(tmp_path)})
+    seen = []
+    app.before_request(lambda: seen.append(1))
+    client = app.test_client()
+    game = {"format": "rss-table-transcript", "version": 1, "players": ["Amy", "Brian"], "events": []}
+    gid = client.post("/games/import", json=game).get_json()["id"]
+    client.get(f"/games/{gid}")  # a session, as a phone has
+    first = client.get(f"/games/{gid}/version?seq=0")  # through the view (and learned)
+    assert first.status_code == 204
+    seen.clear()
+    fast = client.get(f"/games/{gid}/version?seq=0")
+    assert fast.status_code == 204 and fast.data == b"" and not seen  # Flask never saw it
+    assert fast.headers["X-RSS-Seq"] == "0" and fast.headers["Cache-Control"] == "no-store"
+    dropped = ("set-cookie", "vary", "content-type", "content-length")
+    assert {k: v for k, v in fast.headers.items() if k.lower() not in dropped} == {
+        k: v for k, v in first.headers.items() if k.lower() not in dropped
+    }
+    # everything else is the view's: a new seq, an odd seq, an unknown game
+    for url, status in (
+        (f"/games/{gid}/version?seq=5", 200),
+        (f"/games/{gid}/version?seq=x", 200),
+        (f"/games/{gid}/version", 200),
+        (f"/games/{gid}/version?seq=0&history=all", 204),
+        ("/games/nosuchgame/version?seq=0", 404),
+    ):
+        seen.clear()
+        resp = client.get(url)
+        assert resp.status_code == status and seen, url
+    app.extensions["rss_store"].close()
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -77,13 +210,13 @@ class _Served:
         return self.output
 
 
-def test_serve_runs_waitress_and_resumes_games(tmp_path):
+def test_serve_resumes_games_in_a_new_server_process(tmp_path):
     db = tmp_path / "served.sqlite3"
     first = _Served(tmp_path, db)
     try:
         status, headers, body = first.request("/")
         assert status == 200 and "New game" in body
-        assert headers.get("Server") == "rss-table"  # set by waitress (ident)
+        assert headers.get("Server") == "granian"  # the default server, never the development one
         players = ["Amy", "Brian"]
         status, _, body = first.request(
             "/games/import", {"format": "rss-table-transcript", "version": 1, "players": players, "events": []}

@@ -1,0 +1,142 @@
+"""The load model is the real page: for one change, a simulated phone of ``benchmarks/load.py
+--refresh page`` makes the same requests as a real Chromium phone with the table page open.
+
+Both watch the same game on the real server (``python -m assistant serve``, worker processes);
+one event enters through the JSON door.  From the poll that sees the change to the first poll
+with the new seq, both request the same URLs in the same order with the same htmx headers,
+Accept / Accept-Encoding and cookie names.  The simulator reads everything it does from the
+served page, so when the page changes it follows, and this test says when it no longer can.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import threading
+import time
+from http.cookies import SimpleCookie
+from urllib.parse import urlsplit
+
+import pytest
+
+from benchmarks import load
+from tests.project_games import played_game
+
+# isort: off
+from tests.web.conftest import browser  # noqa: F401 - the chromium fixture (conftest first: import order)
+from tests.web.browser import CHROMIUM, PHONE
+# isort: on
+
+from .conftest import Http, header, import_game
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (scripts/test.sh)")
+
+# the order in which the page issues its requests, as htmx makes them
+ISSUE_ORDER = """
+(() => {
+  const open = XMLHttpRequest.prototype.open;
+  window.__issued = [];
+  XMLHttpRequest.prototype.open = function (method, url) {
+    const u = new URL(url, location.href);
+    window.__issued.push(u.pathname + u.search);
+    return open.apply(this, arguments);
+  };
+})();
+"""
+COMPARED = ("accept", "accept-encoding", "hx-request", "hx-trigger", "hx-trigger-name", "hx-target", "hx-current-url")
+
+
+def _request(method: str, url: str, headers: dict) -> tuple:
+    """What must be the same: method, path and query, the compared headers, the cookies' names."""
+    parts = urlsplit(url)
+    headers = {k.lower(): v for k, v in headers.items()}
+    cookies = sorted(SimpleCookie(headers.get("cookie", "")).keys())
+    return (
+        method,
+        parts.path + (f"?{parts.query}" if parts.query else ""),
+        {k: headers.get(k) for k in COMPARED},
+        cookies,
+    )
+
+
+def _window(requests: list[tuple], gid: str, old: int, new: int) -> list[tuple]:
+    """From the last poll at the old seq to the first poll at the new one."""
+    poll_old = f"/games/{gid}/version?seq={old}"
+    poll_new = f"/games/{gid}/version?seq={new}"
+    paths = [r[1] for r in requests]
+    assert poll_old in paths and poll_new in paths, paths[-20:]
+    start = len(paths) - 1 - paths[::-1].index(poll_old)
+    end = paths.index(poll_new, start)
+    return requests[start : end + 1]
+
+
+class SimulatedPhone:
+    """One phone of benchmarks/load.py --refresh page, in a thread of its own."""
+
+    def __init__(self, base: str, gid: str, transcript: dict):
+        parts = urlsplit(base)
+        args = argparse.Namespace(poll=1.0, refresh="page", seconds=60, warmup=0)
+        self.sim = load.Sim(args, parts.hostname, parts.port, transcript)
+        self.table = load.Table(self.sim, 0)
+        self.table.gid = gid
+        self.phone = load.Phone(parts.hostname, parts.port)
+        self.phone.log = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        self.sim.stats.recording = True
+        asyncio.run(self.table.page_phone(self.phone, time.monotonic() + 120, self.stop))
+
+    def requests(self) -> list[tuple]:
+        return [_request(m, p, h) for m, p, h in list(self.phone.log)]
+
+
+def test_simulated_phone_requests_what_chromium_requests(server_factory, browser):  # noqa: F811
+    data = played_game()
+    srv = server_factory()
+    client = Http(srv.base)
+    gid = import_game(client, header(data, data["events"][:20]))
+
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    seen: list[tuple] = []
+    page.on("request", lambda r: seen.append(_request(r.method, r.url, r.all_headers())))
+    page.add_init_script(ISSUE_ORDER)
+    page.goto(f"{srv.base}/games/{gid}")
+    simulated = SimulatedPhone(srv.base, gid, data)
+    simulated.thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        poll_old = f"/games/{gid}/version?seq=20"
+        while time.monotonic() < deadline and not (
+            any(r[1] == poll_old for r in seen) and any(r[1] == poll_old for r in simulated.requests())
+        ):
+            page.wait_for_timeout(100)
+        status, body = client.json("POST", f"/games/{gid}/events", {"seq": 20, "event": data["events"][20]})
+        assert status == 200 and body["seq"] == 21
+        sync_api.expect(page.locator("#sync")).to_have_attribute("data-seq", "21", timeout=10_000)
+        poll_new = f"/games/{gid}/version?seq=21"
+        while time.monotonic() < deadline + 20 and not (
+            any(r[1] == poll_new for r in seen) and any(r[1] == poll_new for r in simulated.requests())
+        ):
+            page.wait_for_timeout(100)
+        page_issued = page.evaluate("window.__issued")
+    finally:
+        simulated.stop.set()
+        simulated.thread.join(timeout=20)
+        context.close()
+
+    issued = [(None, p) for p in page_issued]
+    order = [r[1] for r in _window(issued, gid, 20, 21)]
+    real = _window(seen, gid, 20, 21)
+    model = _window(simulated.requests(), gid, 20, 21)
+    print(f"one change: Chromium made {len(real) - 1} requests, the simulated phone {len(model) - 1}")
+    # the order htmx issued them in (Chromium reports concurrent requests in any order)
+    assert order == [m[1] for m in model], f"\nChromium:  {order}\nsimulated: {[m[1] for m in model]}"
+    assert sorted(real, key=repr) == sorted(model, key=repr)
+    assert real[0] == model[0] and real[-1] == model[-1]
+    assert len(real) >= 3  # the poll that saw the change, at least one refresh, the next poll
+    assert simulated.sim.stats.unexpected == {}
