@@ -40,6 +40,13 @@ import zlib
 from collections import defaultdict
 from pathlib import Path
 
+import brotli  # Flask-Compress's own dependencies: the phones accept br and zstd as Chromium does
+
+try:
+    from compression import zstd  # Python 3.14+
+except ImportError:
+    from backports import zstd
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_TRANSCRIPT = ROOT.parent / "shared" / "conformance" / "games" / "83092.json"
 # the components whose hx-trigger is "rss-changed from:body": what a page re-fetches after a change
@@ -425,7 +432,7 @@ class Table:
         path = f"/games/{self.gid}"
         page = PageModel(f"http://{sim.host}:{sim.port}{path}")
         t0 = time.perf_counter()
-        status, _, body = await phone.request("GET", path, headers={**BROWSER, **NAVIGATE})
+        status, headers, body = await phone.request("GET", path, headers={**BROWSER, **NAVIGATE})
         stats.add("page", time.perf_counter() - t0)
         if status != 200:
             stats.bad(f"page {status}")
@@ -438,7 +445,7 @@ class Table:
                 pending.add(task)
                 task.add_done_callback(pending.discard)
 
-        fetch_all(page.load(body.decode("utf-8", "replace")))
+        fetch_all(page.load(_decoded(headers, body)))
         poller = page.poller()
         next_at = time.monotonic() + (poller.every if poller else sim.args.poll)
         while poller is not None and time.monotonic() < deadline and not (stop and stop.is_set()):
@@ -537,8 +544,12 @@ def _decoded(headers: dict, body: bytes) -> str:
         body = gzip.decompress(body)
     elif coding == "deflate":
         body = zlib.decompress(body)
+    elif coding == "br":
+        body = brotli.decompress(body)
+    elif coding == "zstd":
+        body = zstd.decompress(body)
     elif coding not in ("", "identity"):
-        return ""  # br/zstd: not in the standard library, the swap is skipped
+        raise ValueError(f"unknown Content-Encoding {coding!r}")
     return body.decode("utf-8", "replace")
 
 
