@@ -142,6 +142,15 @@ class MenuMixin:
             }
         ]
 
+    def ipo_options(self, abbr: str) -> list[dict]:
+        """Every free share price x free charter for going public with ``abbr``, affordable or not."""
+        options = []
+        for price in self.ipo_prices(abbr):
+            shares, payment, treasury = self.ipo_terms(abbr, price)
+            terms = {"price": price, "owner_shares": shares, "bank_shares": shares, "payment": payment}
+            options += [{"corporation": c, **terms, "treasury": treasury} for c in self.free_charters()]
+        return options
+
     def _menu_issue(self) -> list[dict]:
         corp = self.corps[self.queue[0]]
         base = {"player": corp.president, "corporation": corp.name}
@@ -151,21 +160,7 @@ class MenuMixin:
     def _menu_ipo(self) -> list[dict]:
         abbr = self.queue[0]
         owner = self.owner[abbr]
-        options = []
-        for price in self.ipo_prices(abbr):
-            shares, payment, treasury = self.ipo_terms(abbr, price)
-            if payment <= owner.cash:
-                for charter in self.free_charters():
-                    options.append(
-                        {
-                            "corporation": charter,
-                            "price": price,
-                            "owner_shares": shares,
-                            "bank_shares": shares,
-                            "payment": payment,
-                            "treasury": treasury,
-                        }
-                    )
+        options = [o for o in self.ipo_options(abbr) if o["payment"] <= owner.cash]
         return [
             {"type": "ipo", "player": owner.name, "company": abbr, "options": options},
             {"type": "skip_ipo", "player": owner.name, "company": abbr},

@@ -62,24 +62,16 @@ def ipo_calculator(game) -> dict | None:
     owner = game.owner[abbr]
     face = game.cards.COMPANIES[abbr].face_value
     before = owner.cash + face
-    rows = []
-    for price in game.ipo_prices(abbr):
-        shares, payment, treasury = game.ipo_terms(abbr, price)
-        for charter in game.free_charters():
-            rows.append(
-                {
-                    "corporation": charter,
-                    "price": price,
-                    "owner_shares": shares,
-                    "bank_shares": shares,
-                    "payment": payment,
-                    "treasury": treasury,
-                    **game.ipo_figures(charter, abbr, price, shares, treasury),
-                    "affordable": payment <= owner.cash,
-                    "value_before": before,
-                    "value_after": owner.cash - payment + shares * price,
-                }
-            )
+    rows = [
+        {
+            **o,
+            **game.ipo_figures(o["corporation"], abbr, o["price"], o["owner_shares"], o["treasury"]),
+            "affordable": o["payment"] <= owner.cash,
+            "value_before": before,
+            "value_after": owner.cash - o["payment"] + o["owner_shares"] * o["price"],
+        }
+        for o in game.ipo_options(abbr)
+    ]
     return {"company": abbr, "owner": owner.name, "face_value": face, "cash": owner.cash, "rows": rows}
 
 

@@ -89,7 +89,10 @@ class SnapshotMixin:
             "issued": c.issued,
             "bank_shares": c.bank_shares,
             "unissued": c.unissued,
-            "receivership": c.president is None,
             "income": self.corp_income(name).total,
-            "stars": self.corp_stars(name).total,
+            **self.corporation_rating(name),
         }
+
+    def corporation_rating(self, name: str) -> dict:
+        """What the ruleset rates a corporation by, in its snapshot (Stars: stars; receivership)."""
+        return {"receivership": self.corps[name].president is None, "stars": self.corp_stars(name).total}

@@ -265,16 +265,6 @@ class ClassicGame(Game):
             )
 
     # ------------------------------------------------------------------ snapshot (FORMAT-classic.md)
-    def corporation_snapshot(self, name: str) -> dict:
+    def corporation_rating(self, name: str) -> dict:
         c = self.corps[name]
-        return {
-            "cash": c.cash,
-            "share_price": c.price,
-            "companies": list(c.companies),
-            "president": c.president,
-            "issued": c.issued,
-            "bank_shares": c.bank_shares,
-            "unissued": c.unissued,
-            "income": self.corp_income(name).total,
-            "book_value": rules.book_value(c.cash, c.companies),
-        }
+        return {"book_value": rules.book_value(c.cash, c.companies)}

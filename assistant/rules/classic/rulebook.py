@@ -3,20 +3,12 @@
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from importlib import resources
+from ..rulebook import find_section, load_sections
 
 
-@lru_cache(maxsize=1)
 def sections() -> tuple[dict, ...]:
-    """Sections in reading order: {"anchor", "group", "title", "text"}."""
-    raw = resources.files(__package__).joinpath("guide_rules.json").read_text(encoding="utf-8")
-    return tuple(json.loads(raw))
+    return load_sections(__package__, "guide_rules.json")
 
 
 def section(anchor: str) -> dict | None:
-    for s in sections():
-        if s["anchor"] == anchor:
-            return s
-    return None
+    return find_section(sections(), anchor)
