@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .rules import RuleError, rulesets
+from .rules import RuleError, registry
 
 FORMAT = "rss-table-transcript"
 
@@ -28,14 +28,14 @@ def check_header(data) -> None:
         raise ValueError(f"unsupported transcript version {data.get('version')!r}")
     if not isinstance(data.get("players"), list) or not isinstance(data.get("events", []), list):
         raise ValueError("a transcript needs a list of players and a list of events")
-    game = data.get("game", rulesets.DEFAULT)
-    if not isinstance(game, str) or game not in rulesets.RULESETS:
-        raise ValueError(f"unknown game {str(game)[:60]!r}: this assistant plays {', '.join(rulesets.RULESETS)}")
+    game = data.get("game", registry.DEFAULT)
+    if not isinstance(game, str) or game not in registry.RULESETS:
+        raise ValueError(f"unknown game {str(game)[:60]!r}: this assistant plays {', '.join(registry.RULESETS)}")
 
 
 def new_game(data: dict):
     """The engine game of the transcript's ruleset (``game``: rolling-stock-stars, rolling-stock-v2.2, ...)."""
-    ruleset = rulesets.get(data.get("game", rulesets.DEFAULT))
+    ruleset = registry.get(data.get("game", registry.DEFAULT))
     return ruleset.create(
         data["players"], data.get("options") or [], deck=data.get("deck"), persons=data.get("persons")
     )

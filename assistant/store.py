@@ -2,7 +2,7 @@
 
 * ``games``: id (>= 128 random bits), players, options, deck, persons (JSON; persons: the two
   persons of the two-handed variant, else NULL), created, game (the ruleset's key, see
-  ``assistant.rules.rulesets``; NULL in databases from before rulesets: Rolling Stock Stars).
+  ``assistant.rules.rulesets``; NULL in databases from before registry: Rolling Stock Stars).
   The options hold the variants, or the game type (classic: ``["short"]``).
 * ``events``: (game_id, seq) primary key, the event JSON, an optional idempotency
   token (unique per game), created.  Undo is an event too (``{"type": "undo"}``):
@@ -27,8 +27,8 @@ import sqlite_utils
 
 from assistant import transcript
 from assistant.names import check_names
-from assistant.rules import Game, RuleError, rulesets
-from assistant.rules.game import FIELD_TYPES
+from assistant.rules import RuleError, registry
+from assistant.rules.core.game import FIELD_TYPES, Game
 
 UNDO = "undo"
 CACHE_SIZE = 256  # games whose state is kept in memory (a late-game state is a few hundred kB)
@@ -92,7 +92,7 @@ class GameInfo:
     deck: list | None
     created: str
     persons: list | None = None  # two-handed variant: the persons [A, B] behind the 4 seats
-    ruleset: str = rulesets.DEFAULT  # the key of the game's ruleset (rulesets.RULESETS)
+    ruleset: str = registry.DEFAULT  # the key of the game's ruleset (registry.RULESETS)
 
 
 @dataclass(frozen=True)
@@ -197,7 +197,7 @@ class Store:
         columns = db["games"].columns_dict
         if "persons" not in columns:  # a database from before the two-handed persons
             db["games"].add_column("persons", str)
-        if "game" not in columns:  # a database from before rulesets: its games are Rolling Stock Stars
+        if "game" not in columns:  # a database from before registry: its games are Rolling Stock Stars
             db["games"].add_column("game", str)
         if "events" not in db.table_names():
             db["events"].create(
@@ -225,7 +225,7 @@ class Store:
         options: list[str] | None = None,
         deck: list[str] | None = None,
         persons: list[str] | None = None,
-        ruleset: str = rulesets.DEFAULT,
+        ruleset: str = registry.DEFAULT,
     ) -> str:
         """Check the set-up with the engine, then store it; returns the new game id."""
         options = list(options or [])
@@ -237,7 +237,7 @@ class Store:
             db["games"].insert(self._game_record(gid, players, options, deck, persons, ruleset))
         return gid
 
-    def _game_record(self, gid, players, options, deck, persons=None, ruleset=rulesets.DEFAULT) -> dict:
+    def _game_record(self, gid, players, options, deck, persons=None, ruleset=registry.DEFAULT) -> dict:
         return {
             "game": ruleset,
             "id": gid,
@@ -256,9 +256,9 @@ class Store:
             raise error(problem)
 
     @staticmethod
-    def _new_engine_game(players, options, deck, persons=None, ruleset=rulesets.DEFAULT) -> Game:
+    def _new_engine_game(players, options, deck, persons=None, ruleset=registry.DEFAULT) -> Game:
         try:
-            return rulesets.get(ruleset).create(
+            return registry.get(ruleset).create(
                 list(players),
                 list(options),
                 deck=None if deck is None else list(deck),
@@ -286,7 +286,7 @@ class Store:
             None if r["deck"] is None else _stored_json(r["deck"]),
             r["created"],
             _stored_json(r["persons"]) if r.get("persons") else None,
-            r.get("game") or rulesets.DEFAULT,
+            r.get("game") or registry.DEFAULT,
         )
         with self._cache_lock:
             self._info[gid] = info
@@ -441,7 +441,7 @@ class Store:
     @staticmethod
     def _replay(info: GameInfo, events: list[dict]) -> Game:
         try:
-            ruleset = rulesets.get(info.ruleset)
+            ruleset = registry.get(info.ruleset)
             return ruleset.replay(info.players, info.options, events, deck=info.deck, persons=info.persons)
         except RuleError as err:  # e.g. the stored log of an older version of the rules
             raise Unreplayable(f"the rules engine refuses the stored events of this game: {err.message}") from err

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from assistant.rules import rulesets
+from assistant.rules import registry
 
 FORMAT = "rss-table-transcript"
 VERSION = 1
-GAME_NAME = rulesets.DEFAULT  # a transcript without "game" is one of Rolling Stock Stars
+GAME_NAME = registry.DEFAULT  # a transcript without "game" is one of Rolling Stock Stars
 
 
 class TranscriptError(ValueError):
@@ -60,12 +60,12 @@ def read_persons(data) -> list | None:
     return persons
 
 
-def read_game(data) -> rulesets.Ruleset:
+def read_game(data) -> registry.Ruleset:
     """The ruleset a transcript's ``game`` names (Rolling Stock Stars when it names none)."""
     game = data.get("game", GAME_NAME) if isinstance(data, dict) else GAME_NAME
-    if not isinstance(game, str) or game not in rulesets.RULESETS:
-        raise TranscriptError(f"unknown game {str(game)[:60]!r}: this assistant plays {', '.join(rulesets.RULESETS)}")
-    return rulesets.get(game)
+    if not isinstance(game, str) or game not in registry.RULESETS:
+        raise TranscriptError(f"unknown game {str(game)[:60]!r}: this assistant plays {', '.join(registry.RULESETS)}")
+    return registry.get(game)
 
 
 def read_header(data) -> tuple[list, list, list | None, list]:

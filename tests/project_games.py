@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 import random
 
-from assistant.rules import Game, events_of
+from assistant.rules import events_of
+from assistant.rules.registry import STARS
 
 PLAYERS = ("P1", "P2", "P3", "P4")
 
@@ -26,7 +27,7 @@ def _amount(rng: random.Random, lo: int, hi: int) -> int:
 @functools.lru_cache(maxsize=8)
 def _playout(seed: int, players: tuple[str, ...], limit: int) -> tuple[dict, ...]:
     rng = random.Random(seed)
-    game = Game(list(players))
+    game = STARS.create(list(players))
     while not game.game_over and len(game.events) < limit:
         menu = game.legal_actions()
         item = rng.choices(menu, [WEIGHTS.get(i["type"], 1.0) for i in menu])[0]

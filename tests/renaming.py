@@ -1,18 +1,18 @@
-"""Corporation names from one ruleset to another, for tests comparing two rulesets' games.
+"""Corporation names from one ruleset to another, for tests comparing two registry' games.
 
-Stars and v2.2 share the charters (assistant.rules.cards.CHARTERS); only their names differ.
+Stars and v2.2 share the charters (assistant/rules/stars/cards.json); only their names differ.
 """
 
 from __future__ import annotations
 
 import re
 
-from assistant.rules import rulesets
+from assistant.rules import registry
 
 CORPORATION_FIELDS = ("corporation", "announced_by")
 
 
-def name_map(source: rulesets.Ruleset, target: rulesets.Ruleset) -> dict[str, str]:
+def name_map(source: registry.Ruleset, target: registry.Ruleset) -> dict[str, str]:
     """Display name in ``source`` -> display name in ``target`` (by charter key)."""
     return {source.corporation_names[k]: target.corporation_names[k] for k in source.corporation_names}
 
@@ -38,9 +38,9 @@ def rename_event(event: dict, names: dict[str, str]) -> dict:
     return {k: names.get(v, v) if k in CORPORATION_FIELDS else v for k, v in event.items()}
 
 
-def rename_transcript(data: dict, target: rulesets.Ruleset) -> dict:
+def rename_transcript(data: dict, target: registry.Ruleset) -> dict:
     """A Stars transcript as one of ``target``: its game and corporation names in the events."""
-    names = name_map(rulesets.STARS, target)
+    names = name_map(registry.STARS, target)
     out = dict(data, game=target.key)
     out["events"] = [rename_event(e, names) if isinstance(e, dict) else e for e in data.get("events", [])]
     return out

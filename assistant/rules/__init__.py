@@ -1,11 +1,11 @@
 """The rules engine: pure Python, deterministic, no web and no database.
 
-``Game`` mirrors one physical game; ``RuleError`` is the one error it raises.
-See docs/engine-api.md for the contract.
+``core/`` is the shared machinery, each game a folder (``stars/``, ``classic/``) with its card data,
+rules text, rule hooks and ruleset record, and ``registry`` finds a ruleset by its key.
+``RuleError`` is the one error the engine raises.  See docs/engine-api.md for the contract.
 """
 
-from .errors import RuleError
-from .game import PHASE_NAMES, Game
-from .menu import events_of
+from .core.errors import RuleError
+from .core.menu import events_of
 
-__all__ = ["Game", "RuleError", "PHASE_NAMES", "events_of"]
+__all__ = ["RuleError", "events_of"]

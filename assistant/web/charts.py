@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from assistant.rules.history import history
+from assistant.rules.core.history import history
 
 WIDTH, HEIGHT = 320, 200
 LEFT, RIGHT, TOP, BOTTOM = 34, 14, 10, 30  # the plot area's margins (axis labels live there)

@@ -8,7 +8,8 @@ from functools import cached_property
 
 from flask import abort, session
 
-from assistant.rules import explain, preview, rulesets
+from assistant.rules import registry
+from assistant.rules.core import explain, preview
 from assistant.store import NotFound
 from assistant.web import cards, charts, labels, lan, menu
 
@@ -113,7 +114,7 @@ class TableView:
         self.store = store
         self.gid = gid
         self.seq, self.game = store.state(gid)
-        self.ruleset = rulesets.of(self.game)  # names, colours and phases of this game
+        self.ruleset = registry.of(self.game)  # names, colours and phases of this game
         labels.use_ruleset(self.ruleset)
         self.error = error
         self.attempted = attempted  # the refused event, to show the refusal at its form

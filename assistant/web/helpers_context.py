@@ -7,7 +7,8 @@ the event is entered.  This module groups, labels and orders those figures for a
 
 from __future__ import annotations
 
-from assistant.rules import RuleError, explain, preview, rulesets
+from assistant.rules import RuleError, registry
+from assistant.rules.core import explain, preview
 from assistant.web import labels
 
 FOREIGN_INVESTOR = "foreign_investor"  # the entity name explain.income() uses
@@ -39,7 +40,7 @@ def short(corp: str) -> str:
 
 def companies_of(game) -> dict:
     """The company cards of the game's ruleset: abbreviation -> card."""
-    return rulesets.of(game).cards.COMPANIES
+    return registry.of(game).cards.companies
 
 
 def refusal_rule(game, event: dict) -> str | None:
@@ -59,7 +60,7 @@ def rule_title(anchor: str | None) -> str | None:
 
 
 # ------------------------------------------------------------------ the rules page
-def rules_groups(ruleset: rulesets.Ruleset) -> list[dict]:
+def rules_groups(ruleset: registry.Ruleset) -> list[dict]:
     """The ruleset's rules in their groups, each section with its anchor and paragraphs."""
     groups: list[dict] = []
     for sec in ruleset.rules_sections():
@@ -104,7 +105,7 @@ def need_int(value, what: str, lo: int = 0, hi: int | None = None) -> int:
 def _effect(game, effect: str) -> tuple[str, str]:
     """Mark and words of a dividend's effect; reaching the top card ends the game (Stars: 75,
     in phase 7; classic: 100, in phase 10)."""
-    top = str(game.cards.TOP_PRICE)
+    top = str(game.cards.top_price)
     if effect == top:
         return "★", f"reaches {top}: the game ends in phase {game.phase_no(game.END_PHASE)}"
     return EFFECTS.get(effect, ("", effect))
@@ -336,7 +337,7 @@ def banker_lines(game, n: int, recent: int = 3) -> list[str] | None:
 
 def outlook(game) -> dict:
     out = preview.cost_outlook(game)
-    colors = list(getattr(game, "colors", None) or labels.colors(rulesets.of(game)))
+    colors = list(getattr(game, "colors", None) or labels.colors(registry.of(game)))
     out["table"] = [
         {"color": c, "now": out["now"].get(c, 0), "next": None if out["next"] is None else out["next"].get(c, 0)}
         for c in colors

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import g, has_app_context
 
-from assistant.rules import rulesets
+from assistant.rules import registry
 
 # Every colour is shown with a shape and a letter too (colour-blind players).
 COLOR_MARKS = {
@@ -22,34 +22,34 @@ COLOR_MARKS = {
 }
 
 
-def use_ruleset(ruleset: rulesets.Ruleset) -> None:
+def use_ruleset(ruleset: registry.Ruleset) -> None:
     """The ruleset of the game this request shows (for the labels of its templates)."""
     g.rss_ruleset = ruleset
 
 
-def current_ruleset() -> rulesets.Ruleset:
+def current_ruleset() -> registry.Ruleset:
     if has_app_context():
         ruleset = g.get("rss_ruleset")
         if ruleset is not None:
             return ruleset
-    return rulesets.STARS
+    return registry.STARS
 
 
-def colors(ruleset: rulesets.Ruleset | None = None) -> list[str]:
+def colors(ruleset: registry.Ruleset | None = None) -> list[str]:
     """The company colours of the ruleset, in deck order."""
-    return list((ruleset or current_ruleset()).cards.COLORS)
+    return list((ruleset or current_ruleset()).cards.colors)
 
 
-def company_color(abbr: str, ruleset: rulesets.Ruleset | None = None) -> str:
-    company = (ruleset or current_ruleset()).cards.COMPANIES.get(abbr)
+def company_color(abbr: str, ruleset: registry.Ruleset | None = None) -> str:
+    company = (ruleset or current_ruleset()).cards.companies.get(abbr)
     return company.color if company else "unknown"
 
 
-def corporation_short(name: str, ruleset: rulesets.Ruleset | None = None) -> str:
+def corporation_short(name: str, ruleset: registry.Ruleset | None = None) -> str:
     return (ruleset or current_ruleset()).short(name)
 
 
-def phase_name(phase, ruleset: rulesets.Ruleset | None = None) -> str:
+def phase_name(phase, ruleset: registry.Ruleset | None = None) -> str:
     return (ruleset or current_ruleset()).phase_name(phase)
 
 

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from assistant.rules import Game
+from assistant.rules.core.game import Game
+from assistant.rules.registry import STARS
 from assistant.store import Row, effective_events
 from assistant.transcript import is_table_event
 from assistant.web import create_app
@@ -214,7 +215,7 @@ def read_log(db: Path, gid: str) -> tuple[dict, list[Row]]:
 
 
 def serial_replay(info: dict, rows: list[Row]) -> Game:
-    return Game.replay(
+    return STARS.replay(
         info["players"], info["options"], effective_events(rows), deck=info["deck"], persons=info["persons"]
     )
 

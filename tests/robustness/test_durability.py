@@ -8,7 +8,8 @@ import threading
 
 import pytest
 
-from assistant.rules import Game
+from assistant.rules.core.game import Game
+from assistant.rules.registry import STARS
 from assistant.store import Refused, Stale, Store, effective_events
 
 from .conftest import csrf_of, load_transcript, snapshot_and_seq, table_events
@@ -134,10 +135,10 @@ def test_the_state_catches_up_with_rows_written_by_another_process(tmp_path):
     for i, e in enumerate(events[50:80], 50):
         writer.append(gid, i, e)
     seq, game = reader.state(gid)  # 30 new rows: applied to the cached state, not replayed from scratch
-    assert seq == 80 and game.snapshot() == Game.replay(data["players"], [], events[:80]).snapshot()
+    assert seq == 80 and game.snapshot() == STARS.replay(data["players"], [], events[:80]).snapshot()
     writer.append(gid, 80, {"type": "undo"})
     seq, game = reader.state(gid)  # an undo among the new rows: replayed
-    assert seq == 81 and game.snapshot() == Game.replay(data["players"], [], events[:79]).snapshot()
+    assert seq == 81 and game.snapshot() == STARS.replay(data["players"], [], events[:79]).snapshot()
     assert effective_events(reader.rows(gid)) == events[:79]
     assert len(game.journal) == 79
     writer.close()
@@ -190,7 +191,7 @@ def test_what_a_stale_phone_missed_is_listed_exactly(store):
     gid = store.create_game(data["players"])
     for i, e in enumerate(events[:100]):
         store.append(gid, i, e)
-    full = [_entry_text(j) for j in Game.replay(data["players"], [], events[:100]).journal]
+    full = [_entry_text(j) for j in STARS.replay(data["players"], [], events[:100]).journal]
     for seen in (0, 50, 97, 99, 100, 150, -3):
         assert store.changes_since(gid, seen, limit=1000) == full[max(0, min(seen, 100)) :]
     assert store.changes_since(gid, 90, limit=4) == ["(6 earlier changes)"] + full[-4:]
@@ -255,4 +256,4 @@ def test_previews_in_another_thread_never_touch_the_shared_cached_game(store):
     assert store.append(gid, seq, {"type": "pass", "player": "Amy"}) == seq + 1
     _, now = store.state(gid)
     assert len(now.events) == len(now.journal) == 4
-    assert now.snapshot() == Game.replay(PLAYERS, [], [r.event for r in store.rows(gid)]).snapshot()
+    assert now.snapshot() == STARS.replay(PLAYERS, [], [r.event for r in store.rows(gid)]).snapshot()

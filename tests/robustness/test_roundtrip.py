@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from assistant.rules import Game
+from assistant.rules.registry import STARS
 
 from .conftest import GAMES_DIR, conformance_files, csrf_of, header, snapshot_and_seq, table_events
 
@@ -55,7 +55,7 @@ def test_import_export_import_is_identical(client, path):
 
     a, b = snapshot_and_seq(client, first), snapshot_and_seq(client, second)
     assert a == b and a["seq"] == len(events)
-    assert a | {"seq": None} == Game.replay(original["players"], original.get("options", []), events).snapshot() | {
+    assert a | {"seq": None} == STARS.replay(original["players"], original.get("options", []), events).snapshot() | {
         "seq": None
     }
     again = _export(client, second)

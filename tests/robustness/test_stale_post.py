@@ -14,7 +14,9 @@ import random
 import time
 from types import SimpleNamespace
 
-from assistant.rules import Game, RuleError, events_of
+from assistant.rules import RuleError, events_of
+from assistant.rules.core.game import Game
+from assistant.rules.registry import STARS
 from assistant.store import UNDO, Store, _entry_text, effective_events
 from tests.project_games import played_game
 
@@ -22,7 +24,7 @@ from .conftest import Http, header, import_game, read_log
 
 
 def _replay(info, events):
-    return Game.replay(info.players, info.options, events, deck=info.deck, persons=info.persons)
+    return STARS.replay(info.players, info.options, events, deck=info.deck, persons=info.persons)
 
 
 def reference_meanwhile(info, rows, seq: int, limit: int = 20) -> list[str]:

@@ -33,9 +33,17 @@ an event: the builders never decide anything the rules decide.
 
 from __future__ import annotations
 
-from assistant.rules import Game
-from assistant.rules.cards import COLORS, COMPANIES, COMPANIES_BY_COLOR, CORPORATIONS, DECK_COUNTS, HIGHEST_OF_COLOR
-from assistant.rules.entities import Corporation
+from assistant.rules.core.entities import Corporation
+from assistant.rules.core.game import Game
+from assistant.rules.registry import STARS
+from assistant.rules.stars.cards import CARDS
+
+COLORS = CARDS.colors
+COMPANIES = CARDS.companies
+COMPANIES_BY_COLOR = CARDS.companies_by_color
+CORPORATIONS = STARS.corporations
+DECK_COUNTS = CARDS.deck_counts
+HIGHEST_OF_COLOR = CARDS.highest_of_color
 
 FI = "FI"  # ``place(..., to=FI)``: the foreign investor
 
@@ -46,7 +54,7 @@ def table(players, *, cash=None, order=None, turn=2, fi_cash=None, options=(), d
     ``cash``: {player: money} (others keep their starting money); ``order``: current
     player order (default: the initial order).
     """
-    g = Game(players, options, deck=deck, persons=persons)
+    g = STARS.create(players, options, deck=deck, persons=persons)
     g.pending_reveals = 0  # the setup reveals are replaced by ``place(..., "available")``
     g.setup = False
     g.turn = turn
@@ -160,7 +168,7 @@ def corporation(
     """
     shares = dict(shares or {})
     assert name in CORPORATIONS and name not in g.corps
-    corp = Corporation(name, price)
+    corp = Corporation(name, price, g.charters[name].shares)
     corp.cash = cash
     corp.issued = sum(shares.values()) + bank
     corp.bank_shares = bank

@@ -1,4 +1,4 @@
-"""The card figures in assistant/rules/cards.py against the shared transcription of the cards
+"""The card figures in assistant/rules/stars/cards.json against the shared transcription of the cards
 (../shared/cards/rolling-stock-stars.json), plus checks that need no file: synergies are
 mutual, the bonus follows the colours, the deck make-up follows the setup rules.
 """
@@ -9,23 +9,31 @@ import json
 
 import pytest
 
-from assistant.rules.cards import (
-    COLORS,
-    COMPANIES,
-    CORPORATIONS,
-    COST_BY_TOP,
-    DECK_COUNTS,
-    FOREIGN_INVESTOR_BONUS,
-    FOREIGN_INVESTOR_START,
-    HIGHEST_OF_COLOR,
-    IPO_PRICES,
-    PRICES,
-    SHARE_PRICE_CARDS,
-    STARS_BY_COLOR,
-    STARTING_CASH,
-)
+from assistant.rules.registry import STARS
+from assistant.rules.stars.cards import CARDS
 
 from .conftest import CARDS_JSON, require
+
+SHARE_PRICE_CARDS = {  # price -> (IPO colours, maximum dividend per share, required stars by issued shares)
+    p: (
+        tuple(c for c in CARDS.colors if p in CARDS.ipo_prices[c]),
+        CARDS.max_payout[p],
+        (CARDS.required_stars or {}).get(p),
+    )
+    for p in CARDS.prices
+}
+STARS_BY_COLOR = {c: CARDS.companies[CARDS.companies_by_color[c][0]].stars for c in CARDS.colors}
+COLORS = CARDS.colors
+COMPANIES = CARDS.companies
+CORPORATIONS = STARS.corporations
+COST_BY_TOP = CARDS.cost_by_top
+DECK_COUNTS = CARDS.deck_counts
+FOREIGN_INVESTOR_BONUS = CARDS.foreign_investor_income
+FOREIGN_INVESTOR_START = CARDS.foreign_investor_start
+HIGHEST_OF_COLOR = CARDS.highest_of_color
+IPO_PRICES = CARDS.ipo_prices
+PRICES = CARDS.prices
+STARTING_CASH = CARDS.starting_cash
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,13 @@ import json
 
 import pytest
 
-from assistant.rules.classic import cards, rules
+from assistant.rules.classic import rules
+from assistant.rules.classic.cards import CARDS as cards
 
 from .conftest import SHARED, require
 
 CLASSIC_JSON = SHARED / "cards" / "rolling-stock.json"
-ROW = cards.PRICES
+ROW = cards.prices
 
 
 def by_neighbours(price: int, issued: int, book: int) -> int:
@@ -47,7 +48,7 @@ def test_price_table_at_every_boundary(price, issued):
             steps = rules.price_steps(price, issued, book)
             assert ROW[i + steps] == got
     # the rows cover every book value once, from 0 up
-    rows = cards.ADJUSTMENT_TABLES[price][issued]
+    rows = cards.adjustment_tables[price][issued]
     assert rows[0][0] == 0 and rows[-1][1] is None
     for (_, high, _), (low, _, _) in zip(rows, rows[1:], strict=False):
         assert low == high + 1
@@ -101,8 +102,8 @@ def test_ipo_terms(face, price, shares, payment, treasury):
 
 
 def test_ipo_never_needs_more_than_four_shares():
-    for abbr, c in cards.COMPANIES.items():
-        for price in cards.IPO_PRICES[c.color]:
+    for abbr, c in cards.companies.items():
+        for price in cards.ipo_prices[c.color]:
             n = rules.ipo_shares(c.face_value, price)
             assert n * price >= c.face_value and (n == 1 or (n - 1) * price < c.face_value), (abbr, price)
             assert n <= 4
@@ -113,7 +114,7 @@ def test_ipo_prices_by_colour():
     spans = {"red": (10, 14), "orange": (10, 20), "yellow": (10, 26), "green": (15, 34), "blue": (22, 45)}
     spans["purple"] = (28, 45)
     for color, (lo, hi) in spans.items():
-        assert cards.IPO_PRICES[color] == tuple(p for p in ROW if lo <= p <= hi)
+        assert cards.ipo_prices[color] == tuple(p for p in ROW if lo <= p <= hi)
 
 
 def test_max_payout_is_a_third_rounded_down():
@@ -125,22 +126,22 @@ def test_max_payout_is_a_third_rounded_down():
 def test_guide_face_value_sums():
     """4.2.4's scavenger (all red, all orange and the DR) sums to 175, not the 174 the text says;
     4.2.5's builders: FS, SBB, KK, SNCF 112; VP, MM, LHR 209."""
-    reds_oranges = cards.COMPANIES_BY_COLOR["red"] + cards.COMPANIES_BY_COLOR["orange"]
-    assert sum(cards.COMPANIES[a].face_value for a in reds_oranges + ["DR"]) == 175
+    reds_oranges = [*cards.companies_by_color["red"], *cards.companies_by_color["orange"]]
+    assert sum(cards.companies[a].face_value for a in reds_oranges + ["DR"]) == 175
     assert rules.book_value(0, ["FS", "SBB", "KK", "SNCF"]) == 112
     assert rules.book_value(0, ["VP", "MM", "LHR"]) == 209
 
 
 def test_transcription_matches_the_shared_figures():
     data = json.loads(require(CLASSIC_JSON, "the classic card figures").read_text(encoding="utf-8"))
-    assert list(cards.PRICES) == data["share_price_row"]
+    assert list(cards.prices) == data["share_price_row"]
     for card in data["share_price_cards"]:
-        assert cards.MAX_PAYOUT[card["price"]] == card["max_dividend_per_share"]
+        assert cards.max_payout[card["price"]] == card["max_dividend_per_share"]
         for n, table in card.get("adjustment_table", {}).items():
             rows = [(r["book_value"][0], r["book_value"][1], r["new_price"]) for r in table]
-            assert list(cards.ADJUSTMENT_TABLES[card["price"]][int(n)]) == rows
+            assert list(cards.adjustment_tables[card["price"]][int(n)]) == rows
     for c in data["companies"]:
-        mine = cards.COMPANIES[c["abbr"]]
+        mine = cards.companies[c["abbr"]]
         assert (mine.face_value, [mine.price_min, mine.price_max], mine.income, mine.color, mine.synergies) == (
             c["face_value"],
             c["price_span"],

@@ -10,13 +10,15 @@ from __future__ import annotations
 import pytest
 
 from assistant.rules import RuleError
-from assistant.rules.classic import ClassicGame, cards, rules
-from assistant.rules.entities import Corporation
+from assistant.rules.classic import rules
+from assistant.rules.classic.cards import CARDS as cards
+from assistant.rules.core.entities import Corporation
+from assistant.rules.registry import CLASSIC
 
 
 def position(players, *, cash=None, order=None, turn=2, game_type=(), top="red"):
     """A game after its set-up with nothing on the table; the deck's colours above ``top`` drawn."""
-    g = ClassicGame(players, list(game_type))
+    g = CLASSIC.create(players, list(game_type))
     for color in g.colors[: g.colors.index(top)]:
         g.deck_left[color] = 0
     g.pending_reveals = 0
@@ -30,7 +32,7 @@ def position(players, *, cash=None, order=None, turn=2, game_type=(), top="red")
 
 
 def put(g, abbr, to):
-    company = cards.COMPANIES[abbr]
+    company = cards.companies[abbr]
     g.seen.add(abbr)
     g.deck_left[company.color] = max(0, g.deck_left[company.color] - 1)
     if to == "available":
@@ -77,13 +79,13 @@ def enter(g, phase, actor=None):
 @pytest.mark.parametrize("game_type", ["full", "short", "training"])
 def test_setup(n, game_type):
     players = [f"P{i}" for i in range(1, n + 1)]
-    g = ClassicGame(players, [] if game_type == "full" else [game_type])
-    counts = cards.DECK_COUNTS[game_type][n]
-    assert list(counts) == list(cards.GAME_TYPES[game_type])
+    g = CLASSIC.create(players, [] if game_type == "full" else [game_type])
+    counts = cards.deck_counts[game_type][n]
+    assert list(counts) == list(cards.game_types[game_type])
     if n == 2:
         assert set(counts.values()) == {3}
     elif n == 6:
-        assert counts == {c: len(cards.COMPANIES_BY_COLOR[c]) for c in counts}  # 3.8: every company
+        assert counts == {c: len(cards.companies_by_color[c]) for c in counts}  # 3.8: every company
     else:
         assert counts["red"] == n + 1 and counts["orange"] == {3: 4, 4: 6, 5: 8}[n]
     snap = g.snapshot()
@@ -97,18 +99,18 @@ def test_setup(n, game_type):
     assert snap["foreign_investor"] == {"cash": 4, "companies": [], "income": 5}
     assert len(snap["offering"]["available"]) == n
     assert snap["deck_size"] == sum(counts.values()) - n
-    assert snap["cost_of_ownership"] == dict.fromkeys(cards.COLORS, 0)
+    assert snap["cost_of_ownership"] == dict.fromkeys(cards.colors, 0)
 
 
 def test_setup_refuses_what_classic_does_not_have():
     with pytest.raises(RuleError):
-        ClassicGame(["A", "B", "C"], ["two_handed"])
+        CLASSIC.create(["A", "B", "C"], ["two_handed"])
     with pytest.raises(RuleError):
-        ClassicGame(["A", "B", "C"], ["short", "training"])
+        CLASSIC.create(["A", "B", "C"], ["short", "training"])
     with pytest.raises(RuleError):
-        ClassicGame(["A"])
+        CLASSIC.create(["A"])
     with pytest.raises(RuleError):
-        ClassicGame(["A", "Bear", "C"])
+        CLASSIC.create(["A", "Bear", "C"])
 
 
 # ---------------------------------------------------------------------------- 1.4.3 - 1.4.4
@@ -240,7 +242,7 @@ def test_foreign_investor_sells_at_the_maximum_and_higher_price_may_intervene():
 
 
 def income(abbrs, costs=None):
-    return ClassicGame.corporation_income(None, "Bear", abbrs, costs or {}).total
+    return CLASSIC.create(["Amy", "Brian", "Crystal"]).corporation_income("Bear", abbrs, costs or {}).total
 
 
 def test_income_examples():
@@ -259,8 +261,8 @@ def test_scavenger_and_builder_figures():
     """4.2.3: all red and orange companies and the DR earn 40 + 63 = 103; red cost 1: 97; red and
     orange 3: 61; red, orange, yellow 6: 13.  4.2.5: FS, SBB, KK, SNCF earn 48; VP, MM, LHR earn 81
     (the Guide's 97 counts a VP-MM synergy chapter 6 does not list)."""
-    scavenger = cards.COMPANIES_BY_COLOR["red"] + cards.COMPANIES_BY_COLOR["orange"] + ["DR"]
-    inc = ClassicGame.corporation_income(None, "Bear", scavenger, {})
+    scavenger = [*cards.companies_by_color["red"], *cards.companies_by_color["orange"], "DR"]
+    inc = CLASSIC.create(["Amy", "Brian", "Crystal"]).corporation_income("Bear", scavenger, {})
     assert sum(p for _, p, _ in inc.companies) == 40 and sum(s[2] for s in inc.synergies) == 63
     assert inc.total == 103
     assert income(scavenger, {"red": 1}) == 97
@@ -268,7 +270,7 @@ def test_scavenger_and_builder_figures():
     assert income(scavenger, {"red": 6, "orange": 6, "yellow": 6}) == 13
     assert income(["FS", "SBB", "KK", "SNCF"]) == 48
     assert income(["VP", "MM", "LHR"]) == 81
-    assert "MM" not in cards.COMPANIES["VP"].synergies
+    assert "MM" not in cards.companies["VP"].synergies
 
 
 def test_income_phase_bankrupts_a_corporation_that_cannot_pay():
@@ -372,15 +374,15 @@ def test_every_refusal_links_to_a_guide_section():
 
 def test_open_companies_deck_is_checked_and_followed():
     players = ["A", "B", "C"]
-    counts = cards.DECK_COUNTS["short"][3]
-    deck = [a for color, k in counts.items() for a in cards.COMPANIES_BY_COLOR[color][:k]]
+    counts = cards.deck_counts["short"][3]
+    deck = [a for color, k in counts.items() for a in cards.companies_by_color[color][:k]]
     with pytest.raises(RuleError, match="holds 4 red"):
-        ClassicGame(players, ["short", "open_companies"], deck=deck[1:])
+        CLASSIC.create(players, ["short", "open_companies"], deck=deck[1:])
     with pytest.raises(RuleError, match="no purple"):
-        ClassicGame(players, ["short", "open_companies"], deck=[*deck[:-1], "TSI"])
+        CLASSIC.create(players, ["short", "open_companies"], deck=[*deck[:-1], "TSI"])
     with pytest.raises(RuleError, match="only given"):
-        ClassicGame(players, ["short"], deck=deck)
-    g = ClassicGame(players, ["short", "open_companies"], deck=deck)
+        CLASSIC.create(players, ["short"], deck=deck)
+    g = CLASSIC.create(players, ["short", "open_companies"], deck=deck)
     assert g.reveal_choices() == ["BME", "BSE", "KME", "AKE"]
     with pytest.raises(RuleError, match="not in this"):
         g.apply({"type": "reveal", "company": "MHE"})

@@ -11,10 +11,12 @@ import random
 
 import pytest
 
-from assistant.rules import events_of, explain, preview
-from assistant.rules.classic import ClassicGame, cards
+from assistant.rules import events_of
+from assistant.rules.classic.cards import CARDS as cards
+from assistant.rules.core import explain, preview
+from assistant.rules.registry import CLASSIC
 
-ROW = cards.PRICES
+ROW = cards.prices
 
 
 def by_hand(price: int, issued: int, book: int) -> int:
@@ -27,7 +29,7 @@ def by_hand(price: int, issued: int, book: int) -> int:
 
 
 def book(g, name, cash):
-    return cash + sum(cards.COMPANIES[a].face_value for a in g.corps[name].companies)
+    return cash + sum(cards.companies[a].face_value for a in g.corps[name].companies)
 
 
 def check_dividend_helpers(g, stats):
@@ -52,7 +54,7 @@ def check_dividend_helpers(g, stats):
 
 def check_ipo_helpers(g, stats):
     calc = preview.ipo_calculator(g)
-    face = cards.COMPANIES[calc["company"]].face_value
+    face = cards.companies[calc["company"]].face_value
     for row in calc["rows"]:
         n = row["owner_shares"]
         assert n * row["price"] >= face and (n == 1 or (n - 1) * row["price"] < face)
@@ -76,7 +78,7 @@ def check_acquisition_helpers(g, menu, stats):
 @pytest.mark.parametrize("seed, n", [(11, 3), (12, 4), (13, 5), (14, 2), (15, 6)])
 def test_helpers_agree_with_the_engine(seed, n):
     rng = random.Random(seed)
-    g = ClassicGame([f"P{i}" for i in range(1, n + 1)], ["short"] if seed % 2 else [])
+    g = CLASSIC.create([f"P{i}" for i in range(1, n + 1)], ["short"] if seed % 2 else [])
     stats = {"dividend rows": 0, "ipo rows": 0, "acquisition previews": 0}
     while not g.game_over and len(g.events) < 1500:
         menu = g.legal_actions()
@@ -101,7 +103,7 @@ def test_helpers_agree_with_the_engine(seed, n):
 
 def test_stars_are_explained_as_book_value_in_classic():
     for seed in range(20):
-        g, rng = ClassicGame(["A", "B", "C"]), random.Random(seed)
+        g, rng = CLASSIC.create(["A", "B", "C"]), random.Random(seed)
         while not g.corps and not g.game_over:
             item = rng.choice(g.legal_actions())
             g.apply(events_of(item, lambda *a, r=rng: r.randint(*a) if len(a) == 2 else r.choice(a[0])))

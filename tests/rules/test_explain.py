@@ -7,12 +7,16 @@ import json
 
 import pytest
 
-from assistant.rules import Game, RuleError, explain
-from assistant.rules.cards import COMPANIES
+from assistant.rules import RuleError
+from assistant.rules.core import explain
+from assistant.rules.registry import STARS
+from assistant.rules.stars.cards import CARDS
 from tests.project_games import played_game
 
 from .builders import corporation, drawn_until, table
 from .conftest import CONFORMANCE, require
+
+COMPANIES = CARDS.companies
 
 PLAYERS = ["Amy", "Brian", "Crystal"]
 
@@ -187,7 +191,7 @@ def test_by_hand_figures_match_the_rulebook_example():
 
 def test_explanations_agree_with_figures_by_hand_throughout_a_played_game():
     data = played_game()
-    g = Game(data["players"])
+    g = STARS.create(data["players"])
     checked = 0
     for ev in data["events"]:
         g.apply(ev)  # every event of the played game is legal: a refusal fails the test
@@ -202,7 +206,7 @@ def test_explanations_agree_with_a_recorded_game():
     the figures by hand, at every step; the events marked ``reject`` must be refused."""
     path = require(CONFORMANCE / "games" / "83092.json", "the public conformance transcript")
     data = json.loads(path.read_text())
-    g = Game(data["players"])
+    g = STARS.create(data["players"])
     explained_at_phase_end = {}
 
     def explain_all(game) -> dict:

@@ -9,8 +9,10 @@ import random
 
 import pytest
 
-from assistant.rules import Game, events_of, rulesets
-from assistant.rules.history import history
+from assistant.rules import events_of, registry
+from assistant.rules.core.game import Game
+from assistant.rules.core.history import history
+from assistant.rules.registry import STARS
 from tests.project_games import played_game
 
 PR = "Prussian Railway"
@@ -43,7 +45,7 @@ TURN_2 = [
 
 
 def _game(events) -> Game:
-    return Game.replay(["Amy", "Brian"], [], events)
+    return STARS.replay(["Amy", "Brian"], [], events)
 
 
 def test_wealth_and_prices_at_the_end_of_each_turn():
@@ -79,7 +81,7 @@ def test_mid_turn_one():
 
 def test_a_whole_game_ends_with_the_final_scores_and_leaves_the_game_alone():
     t = played_game()
-    game = Game.replay(t["players"], t.get("options", []), t["events"])
+    game = STARS.replay(t["players"], t.get("options", []), t["events"])
     assert game.game_over
     before = (game.snapshot(), len(game.events), len(game.journal))
     h = history(game)
@@ -97,7 +99,7 @@ def test_a_whole_game_ends_with_the_final_scores_and_leaves_the_game_alone():
 @pytest.mark.parametrize("key, options", [("rolling-stock", ["short"]), ("rolling-stock-v2.2", [])])
 def test_other_rulesets(key, options):
     """Classic Rolling Stock (its own engine, its own phases) and v2.2: a seeded menu-driven game."""
-    ruleset = rulesets.get(key)
+    ruleset = registry.get(key)
     players = ["Amy", "Brian", "Crystal"]
     rng = random.Random(7)
     game = ruleset.create(players, options)

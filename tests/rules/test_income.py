@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.rules.compute import synergy_pairs
+from assistant.rules.core.compute import synergy_pairs
+from assistant.rules.stars.cards import CARDS
 
 from .builders import FI, corporation, drawn_until, enter_phase, phase_ends, place, table
 
@@ -45,7 +46,7 @@ def income_paid(g, name):
 
 
 def test_synergistic_example_pairs():
-    pairs = {frozenset(p[:2]): p[2] for p in synergy_pairs(SYNERGISTIC_EXAMPLE)}
+    pairs = {frozenset(p[:2]): p[2] for p in synergy_pairs(SYNERGISTIC_EXAMPLE, CARDS.companies)}
     assert pairs == {
         frozenset({"DSB", "MS"}): 2,
         frozenset({"MS", "BPM"}): 1,

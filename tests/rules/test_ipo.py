@@ -16,9 +16,11 @@ from __future__ import annotations
 import pytest
 
 from assistant.rules import RuleError
-from assistant.rules.cards import CORPORATIONS
+from assistant.rules.registry import STARS
 
 from .builders import drawn_until, enter_phase, phase_ends, place, table
+
+CORPORATIONS = STARS.corporations
 
 PLAYERS = ["Amy", "Brian", "Crystal"]
 

@@ -30,7 +30,10 @@ import re
 import time
 from collections import Counter
 
-from assistant.rules import Game, RuleError, events_of, explain, preview
+from assistant.rules import RuleError, events_of
+from assistant.rules.core import explain, preview
+from assistant.rules.core.game import Game
+from assistant.rules.registry import STARS
 
 STYLES = {
     "uniform": {},
@@ -326,7 +329,7 @@ def test_previews_equal_the_game_after_the_event():
         if time.monotonic() - started > TIME_BUDGET:
             break
         rng = random.Random(seed)
-        g = Game([f"P{i}" for i in range(1, players + 1)])
+        g = STARS.create([f"P{i}" for i in range(1, players + 1)])
         for _ in range(EVENT_CAP.get(style, 320)):
             if g.game_over:
                 seen["game over"] += 1
@@ -377,7 +380,7 @@ def test_previews_equal_the_game_after_the_event():
 
 
 def test_helpers_outside_their_decision():
-    g = Game(["Amy", "Brian", "Crystal"])
+    g = STARS.create(["Amy", "Brian", "Crystal"])
     assert preview.dividend_chart(g) is None
     assert preview.ipo_calculator(g) is None
     assert preview.must_close(g) == []

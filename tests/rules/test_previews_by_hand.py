@@ -18,7 +18,7 @@ expected figures are written out by hand for small positions, from the canonical
 
 from __future__ import annotations
 
-from assistant.rules import preview
+from assistant.rules.core import preview
 
 from .builders import FI, corporation, drawn_until, enter_phase, place, table
 

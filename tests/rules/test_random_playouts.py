@@ -20,7 +20,7 @@ and building the event with ``assistant.rules.events_of``.  After every event:
 * in phase 3, every intervention the menu lists is accepted (on a copy) and a perturbed
   one (price off by one, a buyer without priority, an announcer that could not pay) is
   refused; every unlisted (buyer, company, announcer) intervention is refused;
-* at the end, ``Game.replay(players, options, game.events)`` gives the same snapshot.
+* at the end, ``STARS.replay(players, options, game.events)`` gives the same snapshot.
 
 Three picking styles make the rare parts happen: "uniform", "seller" (sells shares, pays
 tiny dividends, issues shares: receivership and bankruptcy) and "climber" (pays the
@@ -37,9 +37,16 @@ from collections import Counter
 
 import pytest
 
-from assistant.rules import Game, RuleError, events_of
-from assistant.rules.cards import COLORS, COMPANIES_BY_COLOR, DECK_COUNTS, HIGHEST_OF_COLOR
-from assistant.rules.classic import ClassicGame
+from assistant.rules import RuleError, events_of
+from assistant.rules.classic.game import ClassicGame
+from assistant.rules.core.game import Game
+from assistant.rules.registry import CLASSIC, STARS
+from assistant.rules.stars.cards import CARDS
+
+COLORS = CARDS.colors
+COMPANIES_BY_COLOR = CARDS.companies_by_color
+DECK_COUNTS = CARDS.deck_counts
+HIGHEST_OF_COLOR = CARDS.highest_of_color
 
 GAMES_PER_PLAYER_COUNT = 60  # 5 player counts: 300 capped games
 EVENT_CAP = {"uniform": 300, "seller": 300, "climber": 450}  # climbing games are longer
@@ -106,7 +113,7 @@ class Picker:
         rng = self.rng
         weights = dict(self.WEIGHTS[self.style])
         if self.style == "climber":
-            row = g.cards.PRICES  # Stars: 61 near the top, 41 high, 75 the top; classic: 81, 50, 100
+            row = g.cards.prices  # Stars: 61 near the top, 41 high, 75 the top; classic: 81, 50, 100
             top_price, near, high = row[-1], row[-3], row[-7]
             top = [i for i in menu if i["type"] == "buy_share" and i["price"] == top_price]
             if top:
@@ -140,11 +147,11 @@ class Picker:
         """The dividend whose price adjustment lands highest below the top (ties: the larger dividend)."""
         name = item["corporation"]
         corp = g.corps[name]
-        top_price = g.cards.PRICES[-1]
+        top_price = g.cards.prices[-1]
         # Stars: only the cash left in full tens changes the stars: try the largest dividend of each
         by_tens = {}
         for amount in range(item["min"], item["max"] + 1):
-            key = (corp.cash - amount * corp.issued) // 10 if isinstance(g, Game) and g.GAME == Game.GAME else amount
+            key = (corp.cash - amount * corp.issued) // 10 if g.pricing.key == "stars" else amount
             by_tens[key] = amount
         best = None
         for amount in sorted(by_tens.values()):
@@ -193,11 +200,11 @@ def check_state(snap: dict, g: Game) -> None:
     for name, c in snap["corporations"].items():
         held = {p: players[p]["shares"].get(name, 0) for p in players}
         assert sum(held.values()) + c["bank_shares"] == c["issued"], name
-        assert c["issued"] + c["unissued"] == g.cards.CORPORATIONS[name].shares, name
+        assert c["issued"] + c["unissued"] == g.charters[name].shares, name
         assert c["cash"] >= 0, name
         assert c["companies"], f"{name} owns no company"
-        assert c["share_price"] in g.cards.PRICES and c["share_price"] != 0
-        if c["share_price"] != g.cards.TOP_PRICE:
+        assert c["share_price"] in g.cards.prices and c["share_price"] != 0
+        if c["share_price"] != g.cards.top_price:
             assert c["share_price"] not in cards, f"{name} and {cards.get(c['share_price'])} share a price card"
             cards[c["share_price"]] = name
         if "receivership" not in c:  # classic: the bank never owns all issued shares
@@ -207,7 +214,7 @@ def check_state(snap: dict, g: Game) -> None:
         else:
             assert not c.get("receivership") and held[c["president"]] == max(held.values()), name
         if "book_value" in c:
-            assert c["book_value"] == c["cash"] + sum(g.cards.COMPANIES[a].face_value for a in c["companies"])
+            assert c["book_value"] == c["cash"] + sum(g.cards.companies[a].face_value for a in c["companies"])
         places += c["companies"]
     assert len(places) == len(set(places)), "a company is in two places"
     assert snap["deck_size"] == g.deck_size()
@@ -231,7 +238,7 @@ def perturbations(g: Game, menu: list[dict], chosen: dict, rng: random.Random):
             out.append(("above maximum", {**ev, field: item["max"] + 1}))
     if "company" in chosen:
         out.append(("unknown company", {**chosen, "company": "XYZ"}))
-    COMPANIES = g.cards.COMPANIES  # noqa: N806
+    COMPANIES = g.cards.companies  # noqa: N806
     buying, closing = g.phase_no("acquisition"), g.phase_no("closing")
     if g.phase_kind == "investment" or g.pending_reveals:
         out.append(("wrong phase", {"type": "done", "phase": buying}))
@@ -265,10 +272,10 @@ def outside_menu(g: Game, menu: list[dict], rng: random.Random):
     out = []
     kinds = {i["type"] for i in menu}
     COMPANIES, CORPORATIONS, IPO_PRICES, PRICES = (  # noqa: N806
-        g.cards.COMPANIES,
-        g.cards.CORPORATIONS,
-        g.cards.IPO_PRICES,
-        g.cards.PRICES,
+        g.cards.companies,
+        g.cards.charters,
+        g.cards.ipo_prices,
+        g.cards.prices,
     )
     kind = g.phase_kind
     if kind == "investment" and g.auction is None:
@@ -435,10 +442,10 @@ def play(
     options=(),
     deck=None,
     persons=None,
-    game_cls=Game,
+    ruleset=STARS,
 ) -> Game:
     players = [f"P{i}" for i in range(1, n_players + 1)]
-    g = game_cls(players, options, deck=deck, persons=persons)
+    g = ruleset.create(players, options, deck=deck, persons=persons)
     picker = Picker(seed, style)
     rng = random.Random(seed * 7919 + 1)
     snap = g.snapshot()
@@ -521,7 +528,7 @@ def play(
         assert final["ranking"] == sorted(final["scores"], key=lambda p: (-final["scores"][p], g.order.index(p)))
     if deck is not None:
         assert g.seen <= set(deck)
-    again = game_cls.replay(players, options, g.events, deck=deck, persons=persons)
+    again = ruleset.replay(players, options, g.events, deck=deck, persons=persons)
     assert again.snapshot() == g.snapshot(), f"seed {seed}: replay differs"
     stats["replays"] += 1
     return g
@@ -668,7 +675,7 @@ def run_classic_player_count(n_players: int) -> Counter:
         seed = 50_000 + 1000 * n_players + k
         style = STYLES[k % 3]
         options = CLASSIC_TYPES[(k // 3) % len(CLASSIC_TYPES)]
-        play(seed, n_players, style, EVENT_CAP[style], stats, options=options, game_cls=ClassicGame)
+        play(seed, n_players, style, EVENT_CAP[style], stats, options=options, ruleset=CLASSIC)
     return stats
 
 
@@ -681,7 +688,7 @@ def test_classic_capped_playouts(n_players):
 
 @pytest.mark.parametrize("n_players, style, seed, options", CLASSIC_FULL_GAMES)
 def test_classic_full_game_to_the_end(n_players, style, seed, options):
-    g = play(seed, n_players, style, None, Counter(), options=options, game_cls=ClassicGame)
+    g = play(seed, n_players, style, None, Counter(), options=options, ruleset=CLASSIC)
     assert g.game_over and g.snapshot()["next"] is None and g.legal_actions() == []
     assert g.snapshot()["phase"] in (3, 10)
 
@@ -715,12 +722,8 @@ def test_classic_playouts_reach_the_rare_parts():
 def test_classic_open_companies_game(n_players, style, seed, options):
     """Guide 3.4: the deck, built as usual (any companies: no colour's highest is forced in), is
     declared; only its companies are ever drawn."""
-    probe = ClassicGame([f"P{i}" for i in range(1, n_players + 1)], options)
+    probe = CLASSIC.create([f"P{i}" for i in range(1, n_players + 1)], options)
     rng = random.Random(seed)
-    deck = [
-        a for color, k in probe.deck_left.items() for a in rng.sample(ClassicGame.cards.COMPANIES_BY_COLOR[color], k)
-    ]
-    g = play(
-        seed, n_players, style, None, Counter(), options=[*options, "open_companies"], deck=deck, game_cls=ClassicGame
-    )
+    deck = [a for color, k in probe.deck_left.items() for a in rng.sample(CLASSIC.cards.companies_by_color[color], k)]
+    g = play(seed, n_players, style, None, Counter(), options=[*options, "open_companies"], deck=deck, ruleset=CLASSIC)
     assert g.game_over and g.seen <= set(deck)

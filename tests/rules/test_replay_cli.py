@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from assistant.rules import rulesets
+from assistant.rules import registry
 from tests.project_games import played_game
 from tests.renaming import name_map, rename_transcript, rename_value
 
@@ -32,15 +32,15 @@ def _with_checkpoint(data: dict) -> dict:
 
 def test_replay_of_stars_and_v22_transcripts(tmp_path):
     stars = _with_checkpoint(played_game(limit=150))
-    v22 = rename_transcript(stars, rulesets.V22)
+    v22 = rename_transcript(stars, registry.V22)
     (tmp_path / "stars.json").write_text(json.dumps(stars))
     (tmp_path / "v22.json").write_text(json.dumps(v22))
     a, b = _replay(tmp_path / "stars.json"), _replay(tmp_path / "v22.json")
     assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
     last_a, last_b = json.loads(a.stdout.splitlines()[-1]), json.loads(b.stdout.splitlines()[-1])
     assert last_a["state"]["corporations"], "the checkpoint should show corporations"
-    assert last_b == rename_value(last_a, name_map(rulesets.STARS, rulesets.V22))
-    assert set(last_b["state"]["corporations"]) <= set(rulesets.V22.corporations)
+    assert last_b == rename_value(last_a, name_map(registry.STARS, registry.V22))
+    assert set(last_b["state"]["corporations"]) <= set(registry.V22.corporations)
 
 
 def test_replay_refuses_an_unknown_game_with_a_clear_message(tmp_path):
@@ -49,7 +49,7 @@ def test_replay_refuses_an_unknown_game_with_a_clear_message(tmp_path):
     proc = _replay(path)
     assert proc.returncode == 2 and proc.stdout == ""
     assert "unknown game 'rolling-stock-v9'" in proc.stderr
-    for key in rulesets.RULESETS:
+    for key in registry.RULESETS:
         assert key in proc.stderr
 
 
@@ -61,8 +61,8 @@ def test_replay_refuses_a_variant_the_game_does_not_have(tmp_path):
 
 
 def test_replay_of_a_classic_transcript():
-    if "rolling-stock" not in rulesets.RULESETS:
-        pytest.skip("classic Rolling Stock is not registered in rulesets.RULESETS yet")
+    if "rolling-stock" not in registry.RULESETS:
+        pytest.skip("classic Rolling Stock is not registered in registry.RULESETS yet")
     samples = sorted((CONFORMANCE / "classic").glob("*.json")) if (CONFORMANCE / "classic").is_dir() else []
     if not samples:
         pytest.skip(f"no classic transcripts at {CONFORMANCE / 'classic'} (../shared is not beside the repository)")

@@ -14,8 +14,27 @@ from fractions import Fraction
 
 import pytest
 
-from assistant.rules.cards import PRICES, SHARE_PRICE_CARDS
-from assistant.rules.market import max_dividend, required_stars
+from assistant.rules.stars import pricing
+from assistant.rules.stars.cards import CARDS
+
+SHARE_PRICE_CARDS = {  # price -> (IPO colours, maximum dividend per share, required stars by issued shares)
+    p: (
+        tuple(c for c in CARDS.colors if p in CARDS.ipo_prices[c]),
+        CARDS.max_payout[p],
+        (CARDS.required_stars or {}).get(p),
+    )
+    for p in CARDS.prices
+}
+PRICES = CARDS.prices
+
+
+def required_stars(price, issued):
+    return pricing.required_stars(CARDS, price, issued)
+
+
+def max_dividend(price):
+    return CARDS.max_payout[price] or 0
+
 
 CARDS_WITH_STARS = [p for p in PRICES if p not in (0, 75)]
 SHARE_COUNTS = range(2, 8)

@@ -14,7 +14,10 @@ import re
 import pytest
 
 from assistant import replay
-from assistant.rules import Game, RuleError, cards, rulesets
+from assistant.rules import RuleError, registry
+from assistant.rules.core import abilities as ab
+from assistant.rules.registry import STARS
+from assistant.rules.stars.cards import CARDS
 from tests.project_games import played_game
 from tests.renaming import name_map, rename_event, rename_text, rename_transcript, rename_value
 
@@ -25,18 +28,18 @@ V22_RULES = SHARED / "seeds" / "rolling-stock-rules-v2.2.txt"
 # Each charter: a phrase of its Stars ability text, and how the v2.2 rules state the same ability
 # (the symbol name is the group).
 ABILITY_PAIRS = [
-    (cards.PER_COMPANY, "+1 per company it owns", r"\*(\w+)\* adds \\?\$1 per COMPANY it owns"),
+    (ab.PER_COMPANY, "+1 per company it owns", r"\*(\w+)\* adds \\?\$1 per COMPANY it owns"),
     (
-        cards.FOREIGN_FIRST,
+        ab.FOREIGN_FIRST,
         "pays only face value",
         r"\*(\w+)\* CORPORATION is considered to have the highest SHARE PRICE",
     ),
-    (cards.TWO_STARS, "adds two stars", r"\*(\w+)\* CORPORATION adds additional two stars"),
-    (cards.DOUBLES_BEST, "doubles the printed income", r"\*(\w+)\* doubles the printed income"),
-    (cards.COST_RELIEF, "reduced by up to 10", r"\*(\w+)\* reduces its total COST OF OWNERSHIP by up to"),
-    (cards.STEADY_ISSUE, "share price does not change", r"\*(\w+)\*, the SHARE PRICE does not change"),
-    (cards.CLOSING_BONUS, "twice that company's printed income", r"\*(\w+)\* CORPORATION receives twice the printed"),
-    (cards.SYNERGY_PAIRS, "every two synergy markers", r"\*(\w+)\* adds \\?\$1 for every two of its synergy markers"),
+    (ab.TWO_STARS, "adds two stars", r"\*(\w+)\* CORPORATION adds additional two stars"),
+    (ab.DOUBLES_BEST, "doubles the printed income", r"\*(\w+)\* doubles the printed income"),
+    (ab.COST_RELIEF, "reduced by up to 10", r"\*(\w+)\* reduces its total COST OF OWNERSHIP by up to"),
+    (ab.STEADY_ISSUE, "share price does not change", r"\*(\w+)\*, the SHARE PRICE does not change"),
+    (ab.CLOSING_BONUS, "twice that company's printed income", r"\*(\w+)\* CORPORATION receives twice the printed"),
+    (ab.SYNERGY_PAIRS, "every two synergy markers", r"\*(\w+)\* adds \\?\$1 for every two of its synergy markers"),
 ]
 
 ISSUE_PAIRS = {
@@ -53,67 +56,67 @@ ISSUE_PAIRS = {
 
 # ------------------------------------------------------------------ the registry
 def test_registry_has_stars_first_and_v22():
-    keys = list(rulesets.RULESETS)
-    assert keys[0] == rulesets.DEFAULT == "rolling-stock-stars"
+    keys = list(registry.RULESETS)
+    assert keys[0] == registry.DEFAULT == "rolling-stock-stars"
     assert "rolling-stock-v2.2" in keys
-    for key, r in rulesets.RULESETS.items():
+    for key, r in registry.RULESETS.items():
         assert r.key == key and r.title and r.differs and "\n" not in r.differs
         low, high = r.players
         assert 2 <= low <= high <= 6
         assert list(r.corporations) == list(r.corporation_names.values())
         assert set(r.corporation_short) <= set(r.corporations)
-    assert rulesets.get("rolling-stock-v2.2") is rulesets.V22
+    assert registry.get("rolling-stock-v2.2") is registry.V22
 
 
 def test_unknown_ruleset_is_refused_naming_the_known_ones():
     for bad in ("rolling-stock-v3", "", None, 7):
         with pytest.raises(RuleError) as err:
-            rulesets.get(bad)
+            registry.get(bad)
         assert "rolling-stock-stars" in err.value.message and "rolling-stock-v2.2" in err.value.message
 
 
 def test_stars_and_v22_differ_in_names_players_and_variants_only():
-    stars, v22 = rulesets.STARS, rulesets.V22
+    stars, v22 = registry.STARS, registry.V22
     assert stars.players == (2, 6) and v22.players == (3, 6)
     assert set(stars.variants) == {"open_companies", "two_handed"} and not v22.variants
     assert not stars.game_types and not v22.game_types
-    assert stars.cards is v22.cards is cards  # v2.2 publishes no card data: the Stars cards
+    assert stars.cards is v22.cards is CARDS  # v2.2 publishes no card data: the Stars cards
     assert stars.phase_names == v22.phase_names
-    assert list(stars.corporation_names) == list(v22.corporation_names) == list(cards.CHARTERS)
-    for key in cards.CHARTERS:
+    assert list(stars.corporation_names) == list(v22.corporation_names) == list(CARDS.charters)
+    for key in CARDS.charters:
         s, v = stars.corporations[stars.corporation_names[key]], v22.corporations[v22.corporation_names[key]]
         assert (s.key, s.shares, s.ability) == (v.key, v.shares, v.ability)
 
 
 # ------------------------------------------------------------------ the v2.2 names
 def test_v22_names_are_the_issue_pairs():
-    pairs = name_map(rulesets.V22, rulesets.STARS)
+    pairs = name_map(registry.V22, registry.STARS)
     assert pairs == ISSUE_PAIRS
 
 
 @pytest.mark.parametrize(("key", "stars_phrase", "v22_pattern"), ABILITY_PAIRS)
 def test_v22_rules_text_states_each_ability_under_its_name(key, stars_phrase, v22_pattern):
     text = require(V22_RULES, "the Rolling Stock v2.2 rules").read_text(encoding="utf-8")
-    assert stars_phrase in cards.CHARTERS[key].ability
+    assert stars_phrase in CARDS.charters[key].ability
     found = re.search(v22_pattern, text)
     assert found, v22_pattern
-    assert found.group(1) == rulesets.V22.corporation_names[key]
+    assert found.group(1) == registry.V22.corporation_names[key]
 
 
 def test_v22_rules_text_share_counts_match():
     text = require(V22_RULES, "the Rolling Stock v2.2 rules").read_text(encoding="utf-8")
     listing = re.search(r"44 SHARES for the 8 CORPORATIONS[^(]*\(([^)]*)\)", text).group(1)
     counts = {name: int(n) for n, name in re.findall(r"(\d+) \*(\w+)\*", listing)}
-    assert counts == {name: c.shares for name, c in rulesets.V22.corporations.items()}
+    assert counts == {name: c.shares for name, c in registry.V22.corporations.items()}
     assert sum(counts.values()) == 44
-    assert "three to six players" in text and rulesets.V22.players == (3, 6)
+    assert "three to six players" in text and registry.V22.players == (3, 6)
 
 
 def test_v22_pairs_match_the_stars_card_data():
     data = json.loads(require(CARDS_JSON, "the Stars card data").read_text(encoding="utf-8"))
     printed = {c["name"]: c for c in data["corporations"]}
     for v22_name, stars_name in ISSUE_PAIRS.items():
-        ours = rulesets.V22.corporations[v22_name]
+        ours = registry.V22.corporations[v22_name]
         assert printed[stars_name]["shares"] == ours.shares, v22_name
         assert printed[stars_name]["ability"] == ours.ability, v22_name  # word for word
 
@@ -121,16 +124,16 @@ def test_v22_pairs_match_the_stars_card_data():
 # ------------------------------------------------------------------ engine games of a ruleset
 def test_v22_set_up_limits():
     with pytest.raises(RuleError, match="Rolling Stock v2.2 is for 3 to 6 players, not 2"):
-        rulesets.V22.create(["Amy", "Brian"])
+        registry.V22.create(["Amy", "Brian"])
     for option in ("open_companies", "two_handed"):
         with pytest.raises(RuleError, match="no variant"):
-            rulesets.V22.create(["Amy", "Brian", "Crystal", "Dirk"], [option])
+            registry.V22.create(["Amy", "Brian", "Crystal", "Dirk"], [option])
     with pytest.raises(RuleError, match="name of a part of the game"):
-        rulesets.V22.create(["Amy", "Jupiter", "Crystal"])
-    game = rulesets.V22.create(["Amy", "Brian", "Crystal"])
-    assert game.ruleset is rulesets.V22
-    assert game.clone().ruleset is rulesets.V22 and game.fork().ruleset is rulesets.V22
-    assert Game(["Amy", "Brian"]).ruleset is rulesets.STARS  # the default
+        registry.V22.create(["Amy", "Jupiter", "Crystal"])
+    game = registry.V22.create(["Amy", "Brian", "Crystal"])
+    assert game.ruleset is registry.V22
+    assert game.clone().ruleset is registry.V22 and game.fork().ruleset is registry.V22
+    assert STARS.create(["Amy", "Brian"]).ruleset is registry.STARS  # the default
 
 
 def _replay_lines(data: dict) -> list[dict]:
@@ -141,9 +144,9 @@ def _replay_lines(data: dict) -> list[dict]:
 
 def _assert_mapped_replay(data: dict) -> int:
     """Replaying ``data`` as v2.2 prints the Stars lines with the names mapped; returns the count."""
-    names = name_map(rulesets.STARS, rulesets.V22)
+    names = name_map(registry.STARS, registry.V22)
     stars = _replay_lines(data)
-    v22 = _replay_lines(rename_transcript(data, rulesets.V22))
+    v22 = _replay_lines(rename_transcript(data, registry.V22))
     assert len(stars) == len(v22)
     for a, b in zip(stars, v22, strict=True):
         want = rename_value(a, names)
@@ -161,7 +164,7 @@ def test_conformance_games_replay_as_v22_with_the_names_mapped(path):
     if path is None:
         pytest.skip(f"no transcripts at {CONFORMANCE / 'games'} (../shared is not beside the repository)")
     data = json.loads(path.read_text(encoding="utf-8"))
-    if not rulesets.V22.players[0] <= len(data["players"]) <= rulesets.V22.players[1]:
+    if not registry.V22.players[0] <= len(data["players"]) <= registry.V22.players[1]:
         pytest.skip(f"{path.name} has {len(data['players'])} players; v2.2 is for 3 to 6")
     assert _assert_mapped_replay(data) > 100
 
@@ -183,9 +186,9 @@ def test_project_game_replays_as_v22_with_the_names_mapped():
 def test_project_game_replays_as_v22_with_names_mapped_in_snapshots_and_journal():
     data = played_game()
     events = data["events"]
-    stars = Game(data["players"])
-    v22 = rulesets.V22.create(data["players"])
-    names = name_map(rulesets.STARS, rulesets.V22)
+    stars = STARS.create(data["players"])
+    v22 = registry.V22.create(data["players"])
+    names = name_map(registry.STARS, registry.V22)
     ipos = 0
     for event in events:
         stars.apply(event)
@@ -207,9 +210,9 @@ def test_project_game_replays_as_v22_with_names_mapped_in_snapshots_and_journal(
 
 def test_v22_refusals_name_v22_corporations():
     data = played_game()
-    names = name_map(rulesets.STARS, rulesets.V22)
-    stars = Game(data["players"])
-    v22 = rulesets.V22.create(data["players"])
+    names = name_map(registry.STARS, registry.V22)
+    stars = STARS.create(data["players"])
+    v22 = registry.V22.create(data["players"])
     checked = 0
     for event in data["events"]:
         if "corporation" in event and event.get("price") is not None and checked < 40:
@@ -225,7 +228,7 @@ def test_v22_refusals_name_v22_corporations():
         v22.apply(rename_event(event, names))
     assert checked >= 10
     # a Stars name is no corporation in v2.2
-    game = rulesets.V22.create(data["players"])
+    game = registry.V22.create(data["players"])
     for event in data["events"]:
         if event["type"] == "ipo":
             with pytest.raises(

@@ -1,6 +1,6 @@
 """Undo = replay of all but the last n events (docs/engine-api.md).
 
-At many points of a game, ``Game.replay(players, options, events[:-n])`` must give exactly
+At many points of a game, ``STARS.replay(players, options, events[:-n])`` must give exactly
 the snapshot that was current before those n events, and the game must go on from there
 as it did.  Checked on the shared transcripts (skipped without ../shared) and on a seeded
 menu-driven game that is always available.
@@ -13,7 +13,8 @@ import random
 
 import pytest
 
-from assistant.rules import Game, RuleError, events_of
+from assistant.rules import RuleError, events_of
+from assistant.rules.registry import STARS
 
 from .conftest import CONFORMANCE
 
@@ -23,7 +24,7 @@ UNDO_DEPTHS = (1, 2, 3, 7)
 
 def record(players, options, events, deck=None):
     """Apply events one by one; return (accepted events, snapshot after each: snaps[i] after i events)."""
-    g = Game(players, options, deck=deck)
+    g = STARS.create(players, options, deck=deck)
     snaps = [g.snapshot()]
     for ev in events:
         g.apply(ev)
@@ -39,7 +40,7 @@ def check_undo_points(players, options, events, points, deck=None):
         for n in UNDO_DEPTHS:
             if n > k:
                 continue
-            undone = Game.replay(players, options, events[: k - n], deck=deck)
+            undone = STARS.replay(players, options, events[: k - n], deck=deck)
             assert undone.snapshot() == snaps[k - n], f"undo {n} after {k} events"
             assert undone.events == events[: k - n]
             # and the game goes on as before
@@ -51,7 +52,7 @@ def check_undo_points(players, options, events, points, deck=None):
 
 def transcript_events(path):
     data = json.loads(path.read_text())
-    g = Game(data["players"], data.get("options") or [])
+    g = STARS.create(data["players"], data.get("options") or [])
     for ev in data["events"]:
         if ev["type"] == "expect":
             continue
@@ -78,7 +79,7 @@ def seeded_game(seed, players, limit=400):
     def pick(*args):
         return rng.randint(*args) if len(args) == 2 else rng.choice(args[0])
 
-    g = Game(players)
+    g = STARS.create(players)
     while not g.game_over and len(g.events) < limit:
         g.apply(events_of(rng.choice(g.legal_actions()), pick))
     return list(g.events)
@@ -94,6 +95,6 @@ def test_undo_on_a_seeded_game(seed, players):
 
 def test_undo_everything_is_the_start():
     events = seeded_game(3, ["Amy", "Brian", "Crystal"], limit=30)
-    fresh = Game(["Amy", "Brian", "Crystal"])
-    assert Game.replay(["Amy", "Brian", "Crystal"], [], []).snapshot() == fresh.snapshot()
-    assert Game.replay(["Amy", "Brian", "Crystal"], [], events[:0]).legal_actions() == fresh.legal_actions()
+    fresh = STARS.create(["Amy", "Brian", "Crystal"])
+    assert STARS.replay(["Amy", "Brian", "Crystal"], [], []).snapshot() == fresh.snapshot()
+    assert STARS.replay(["Amy", "Brian", "Crystal"], [], events[:0]).legal_actions() == fresh.legal_actions()

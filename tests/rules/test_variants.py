@@ -1,7 +1,7 @@
 """The variants of the rulebook: open companies and the two-player, two-handed game.
 
 Open companies: "Build the deck as usual, but then declare it open for inspection" - the
-table tells the engine which companies are in the deck (``Game(players,
+table tells the engine which companies are in the deck (``STARS.create(players,
 options=["open_companies"], deck=[...])``), so a reveal must be one of those.
 
 Two-handed: "set up the game as if you were playing with four players ... Player A starts
@@ -18,10 +18,16 @@ import random
 
 import pytest
 
-from assistant.rules import Game, RuleError, events_of
-from assistant.rules.cards import COLORS, COMPANIES_BY_COLOR, DECK_COUNTS, HIGHEST_OF_COLOR
+from assistant.rules import RuleError, events_of
+from assistant.rules.registry import STARS
+from assistant.rules.stars.cards import CARDS
 
 from .builders import drawn_until, enter_phase, table
+
+COLORS = CARDS.colors
+COMPANIES_BY_COLOR = CARDS.companies_by_color
+DECK_COUNTS = CARDS.deck_counts
+HIGHEST_OF_COLOR = CARDS.highest_of_color
 
 PLAYERS3 = ["Amy", "Brian", "Crystal"]
 
@@ -42,7 +48,7 @@ def open_deck(n: int, skip_lowest: int = 0) -> list[str]:
 
 def test_open_deck_reveals_must_be_in_the_deck():
     deck = open_deck(3, skip_lowest=1)  # reds: BSE, KME, AKE and the MHE; not the BME
-    g = Game(PLAYERS3, ["open_companies"], deck=deck)
+    g = STARS.create(PLAYERS3, ["open_companies"], deck=deck)
     assert g.next == {"for": "reveal", "color": "red", "choices": ["BSE", "KME", "AKE", "MHE"]}
     before = g.snapshot()
     with pytest.raises(RuleError) as err:
@@ -58,7 +64,7 @@ def test_open_deck_reveals_must_be_in_the_deck():
 
 def test_open_deck_last_card_is_the_one_left():
     deck = open_deck(2)  # reds BME, BSE and the MHE
-    g = Game(["Amy", "Brian"], ["open_companies"], deck=deck)
+    g = STARS.create(["Amy", "Brian"], ["open_companies"], deck=deck)
     g.apply({"type": "reveal", "company": "MHE"})
     g.apply({"type": "reveal", "company": "BME"})
     g.apply({"type": "bid", "player": "Amy", "company": "BME", "price": 1})
@@ -79,18 +85,18 @@ def test_open_deck_last_card_is_the_one_left():
 )
 def test_open_deck_must_be_a_legal_deck(deck, why):
     with pytest.raises(RuleError) as err:
-        Game(PLAYERS3, ["open_companies"], deck=deck)
+        STARS.create(PLAYERS3, ["open_companies"], deck=deck)
     assert why in err.value.message
 
 
 def test_deck_list_only_with_the_open_variant():
     with pytest.raises(RuleError):
-        Game(PLAYERS3, [], deck=open_deck(3))
+        STARS.create(PLAYERS3, [], deck=open_deck(3))
 
 
 def test_unknown_variant_is_refused():
     with pytest.raises(RuleError) as err:
-        Game(PLAYERS3, ["house_rules"])
+        STARS.create(PLAYERS3, ["house_rules"])
     assert "house_rules" in err.value.message
 
 
@@ -98,7 +104,7 @@ def test_open_deck_game_replays_and_undoes():
     deck = open_deck(4, skip_lowest=2)
     players = ["A", "B", "C", "D"]
     rng = random.Random(5)
-    g = Game(players, ["open_companies"], deck=deck)
+    g = STARS.create(players, ["open_companies"], deck=deck)
 
     def pick(*args):
         return rng.randint(*args) if len(args) == 2 else rng.choice(args[0])
@@ -112,7 +118,7 @@ def test_open_deck_game_replays_and_undoes():
         snaps.append(g.snapshot())
     assert g.seen <= set(deck)
     for k in range(0, len(g.events), 25):
-        assert Game.replay(players, ["open_companies"], g.events[:k], deck=deck).snapshot() == snaps[k]
+        assert STARS.replay(players, ["open_companies"], g.events[:k], deck=deck).snapshot() == snaps[k]
 
 
 # ---------------------------------------------------------------------------- two-handed
@@ -122,8 +128,8 @@ SEATS = ["A-right", "B-left", "B-right", "A-left"]  # positions 1 to 4
 
 def test_two_handed_needs_four_seats():
     with pytest.raises(RuleError):
-        Game(["Amy", "Brian"], ["two_handed"], persons=["Amy", "Brian"])
-    g = Game(SEATS, ["two_handed"], persons=["Amy", "Brian"])
+        STARS.create(["Amy", "Brian"], ["two_handed"], persons=["Amy", "Brian"])
+    g = STARS.create(SEATS, ["two_handed"], persons=["Amy", "Brian"])
     assert g.snapshot()["player_order"] == SEATS
     assert all(p["cash"] == 30 for p in g.snapshot()["players"].values())  # as in a 4-player game
     assert g.deck_size() == sum(DECK_COUNTS[4].values())
@@ -165,7 +171,7 @@ def test_two_handed_ties_broken_by_player_order():
 
 def test_two_handed_game_to_the_end():
     rng = random.Random(8)
-    g = Game(SEATS, ["two_handed"], persons=["Amy", "Brian"])
+    g = STARS.create(SEATS, ["two_handed"], persons=["Amy", "Brian"])
 
     def pick(*args):
         return rng.randint(*args) if len(args) == 2 else rng.choice(args[0])
@@ -176,5 +182,5 @@ def test_two_handed_game_to_the_end():
     rank = {seat: i + 1 for i, seat in enumerate(final["ranking"])}
     weaker = {"Amy": max(rank["A-right"], rank["A-left"]), "Brian": max(rank["B-left"], rank["B-right"])}
     assert final["two_handed"]["winner"] == min(weaker, key=weaker.get)
-    again = Game.replay(SEATS, ["two_handed"], g.events, persons=["Amy", "Brian"])
+    again = STARS.replay(SEATS, ["two_handed"], g.events, persons=["Amy", "Brian"])
     assert again.snapshot() == g.snapshot()

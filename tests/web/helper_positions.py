@@ -11,7 +11,10 @@ import random
 from functools import cache
 
 from assistant import transcript
-from assistant.rules import Game, events_of, preview
+from assistant.rules import events_of
+from assistant.rules.core import preview
+from assistant.rules.core.game import Game
+from assistant.rules.registry import STARS
 
 PLAYERS = ("Amy", "Brian", "Crystal")
 
@@ -19,7 +22,7 @@ PLAYERS = ("Amy", "Brian", "Crystal")
 def _play(pred, players, seeds, cap) -> Game:
     for seed in seeds:
         rng = random.Random(seed)
-        g = Game(list(players))
+        g = STARS.create(list(players))
         for _ in range(cap):
             if pred(g):
                 return g
@@ -104,7 +107,7 @@ def position(name: str, players: tuple = PLAYERS) -> tuple[tuple, tuple]:
 
 def game_of(name: str, players: tuple = PLAYERS) -> Game:
     names, events = position(name, players)
-    return Game.replay(list(names), [], list(events))
+    return STARS.replay(list(names), [], list(events))
 
 
 def import_position(client, name: str, players: tuple = PLAYERS) -> str:

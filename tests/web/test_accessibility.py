@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from assistant import transcript
-from assistant.rules import events_of, rulesets
+from assistant.rules import events_of, registry
 from tests.project_games import played_game
 
 from . import helper_positions
@@ -167,7 +167,7 @@ def _take_seat(page, url) -> None:
 def _classic_events(turns: int = 3) -> list[dict]:
     """A seeded menu-driven classic Rolling Stock game, a few turns in."""
     rng = random.Random(7)
-    game = rulesets.get("rolling-stock").create(list(helper_positions.PLAYERS), ["short"])
+    game = registry.get("rolling-stock").create(list(helper_positions.PLAYERS), ["short"])
     while not game.game_over and game.turn <= turns:
         item = rng.choice(game.legal_actions())
         game.apply(events_of(item, lambda *a: a[0] if len(a) == 2 else rng.choice(a[0])))

@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from assistant.rules.registry import STARS
+
 from .browser import ARTIFACTS, CHROMIUM, PHONE
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -153,7 +155,6 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
     import urllib.request
     from urllib.parse import urlsplit, urlunsplit
 
-    from assistant.rules import Game
     from assistant.web import labels, lan
 
     expect = sync_api.expect
@@ -185,7 +186,7 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
     for page in phones.values():
         page.evaluate("window.__sameDocument = true")
 
-    game = Game(players)  # the engine, fed the same events in step, says what every phone must show
+    game = STARS.create(players)  # the engine, fed the same events in step, says what every phone must show
     events: list[dict] = []
 
     def settled(page, seq):
@@ -358,7 +359,7 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
     # -- the JSON door: the state equals the engine's replay of the same events --------------------------
     with urllib.request.urlopen(f"{live}/games/{gid}/state", timeout=5) as resp:
         served = json.load(resp)
-    expected = Game.replay(players, [], events).snapshot()
+    expected = STARS.replay(players, [], events).snapshot()
     assert served == dict(expected, seq=len(events))
     with urllib.request.urlopen(f"{live}/games/{gid}/export", timeout=5) as resp:
         assert json.load(resp)["events"] == events  # the taps made exactly these events

@@ -12,6 +12,8 @@ import urllib.request
 
 import pytest
 
+from assistant.rules.registry import CLASSIC
+
 from .browser import CHROMIUM, PHONE
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -19,7 +21,6 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debi
 
 
 def test_classic_first_turn_on_a_phone(live, browser):
-    from assistant.rules.classic import ClassicGame
     from assistant.web import labels
 
     expect = sync_api.expect
@@ -40,7 +41,7 @@ def test_classic_first_turn_on_a_phone(live, browser):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the classic table page is {width}px wide on a 360px phone"
 
-    game = ClassicGame(players, ["short"])
+    game = CLASSIC.create(players, ["short"])
     events: list[dict] = []
 
     def step(event: dict, name: str, fill=None):
@@ -94,6 +95,6 @@ def test_classic_first_turn_on_a_phone(live, browser):
     with urllib.request.urlopen(f"{live}/games/{gid}/state") as resp:
         state = json.loads(resp.read())
     state.pop("seq", None)
-    again = ClassicGame.replay(players, ["short"], events)
+    again = CLASSIC.replay(players, ["short"], events)
     assert state == json.loads(json.dumps(again.snapshot()))
     assert problems == []

@@ -3,14 +3,15 @@ posted fields rebuild exactly the engine's event."""
 
 from __future__ import annotations
 
-from assistant.rules.classic import ClassicGame
-from assistant.rules.entities import Corporation
+from assistant.rules.classic.game import ClassicGame
+from assistant.rules.core.entities import Corporation
+from assistant.rules.registry import CLASSIC
 from assistant.web import menu as web_menu
 
 
 def _redeemable_game() -> ClassicGame:
     """Phase 1 of turn 2 with the Bear (3 shares issued, one in the bank, $30) to decide."""
-    g = ClassicGame(["Amy", "Brian", "Crystal"], ["share_redemption"])
+    g = CLASSIC.create(["Amy", "Brian", "Crystal"], ["share_redemption"])
     for abbr in ("BME", "KME", "MHE"):
         g.apply({"type": "reveal", "company": abbr})
     bear = Corporation("Bear", 13, 10)

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from assistant.rules import events_of
-from assistant.rules.classic import ClassicGame
+from assistant.rules.classic.game import ClassicGame
+from assistant.rules.registry import CLASSIC
 from assistant.store import Store
 
 HELPERS = ("dividend", "ipo", "closing", "standings", "banker", "outlook")
@@ -18,7 +19,7 @@ WHY = ("income", "price", "share_price", "dividend_limit", "score")
 def classic_events(seed: int, stop_at: str) -> tuple[list, ClassicGame]:
     """Events of a seeded classic game up to the first decision of the kind ``stop_at``."""
     rng = random.Random(seed)
-    g = ClassicGame(["Amy", "Brian", "Crystal"], ["short"])
+    g = CLASSIC.create(["Amy", "Brian", "Crystal"], ["short"])
     while not g.game_over and (g.next or {}).get("for") != stop_at:
         item = rng.choice(g.legal_actions())
         g.apply(events_of(item, lambda *a: rng.randint(*a) if len(a) == 2 else rng.choice(a[0])))

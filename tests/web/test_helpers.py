@@ -13,11 +13,14 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from assistant.rules import explain, preview, rulebook
-from assistant.rules.cards import COMPANIES
+from assistant.rules.core import explain, preview
+from assistant.rules.stars import rulebook
+from assistant.rules.stars.cards import CARDS
 
 from .helper_positions import game_of, import_position
 from .htmlforms import forms
+
+COMPANIES = CARDS.companies
 
 HX = {"HX-Request": "true"}
 HELPERS = ("dividend", "ipo", "trade", "acquisition", "closing", "standings", "banker", "outlook", "close")

@@ -18,7 +18,10 @@ from pathlib import Path
 import pytest
 
 from assistant import transcript
-from assistant.rules import Game, explain, preview, rulebook
+from assistant.rules.core import explain, preview
+from assistant.rules.core.game import Game
+from assistant.rules.registry import STARS
+from assistant.rules.stars import rulebook
 
 from .browser import ARTIFACTS, CHROMIUM, PHONE
 
@@ -61,7 +64,7 @@ POSITIONS = {
 def prefix(name: str) -> int:
     """How many table events of 83092 lead to the first position ``name``."""
     players, events = table_events()
-    g = Game(players)
+    g = STARS.create(players)
     for i, ev in enumerate(events):
         if POSITIONS[name](g):
             return i
@@ -71,7 +74,7 @@ def prefix(name: str) -> int:
 
 def engine_game(n: int) -> Game:
     players, events = table_events()
-    return Game.replay(players, [], list(events[:n]))
+    return STARS.replay(players, [], list(events[:n]))
 
 
 def import_game(base: str, n: int) -> str:

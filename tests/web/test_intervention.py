@@ -5,7 +5,8 @@ import random
 import re
 from urllib.parse import unquote_plus
 
-from assistant.rules import Game, events_of
+from assistant.rules import events_of
+from assistant.rules.registry import STARS
 
 from .htmlforms import forms
 
@@ -15,7 +16,7 @@ def _reach(client, wanted, seeds=300):
     players = ["Amy", "Brian", "Crystal"]
     for seed in range(seeds):
         rng = random.Random(seed)
-        game = Game(players)
+        game = STARS.create(players)
 
         def pick(*args, rng=rng):
             if len(args) == 2:

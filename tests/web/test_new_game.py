@@ -83,9 +83,9 @@ def test_new_game_form_explains_the_two_handed_seats(client):
 
 
 def test_open_companies_variant_takes_the_deck_from_the_table(client, table, store):
-    from assistant.rules.cards import COMPANIES_BY_COLOR, DECK_COUNTS
+    from assistant.rules.stars.cards import CARDS
 
-    deck = [a for color, abbrs in COMPANIES_BY_COLOR.items() for a in abbrs[-DECK_COUNTS[3][color] :]]
+    deck = [a for color, abbrs in CARDS.companies_by_color.items() for a in abbrs[-CARDS.deck_counts[3][color] :]]
     gid = table.new_game(option="open_companies", deck=deck)
     assert store.get_game(gid).deck == deck
     choices = table.state(gid)["next"]["choices"]

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from assistant import transcript
+from assistant.rules.registry import STARS
 
 from . import helper_positions
 from .browser import ARTIFACTS, CHROMIUM
@@ -234,9 +235,8 @@ def test_a_remote_change_keeps_scroll_open_panels_and_typed_input(live, browser)
     """Phase 3 with two presidents: Brian is typing a price when Amy's corporation buys."""
     url = _import(live, "acquisition_two")
     names, events = helper_positions.position("acquisition_two")
-    from assistant.rules import Game
 
-    game = Game.replay(list(names), [], list(events))
+    game = STARS.replay(list(names), [], list(events))
     menu = [m for m in game.legal_actions() if m["type"] == "acquire" and m["min"] < m["max"]]
     brian_item = next(m for m in menu if m["president"] == "Brian")
     amy_item = next(m for m in menu if m["president"] == "Amy" and m["company"] != brian_item["company"])
@@ -461,9 +461,8 @@ def test_phase_3_stays_short_with_many_purchases(live, browser):
     players = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
     url = _import(live, "acquisition_many", players)
     names, events = helper_positions.position("acquisition_many", players)
-    from assistant.rules import Game
 
-    game = Game.replay(list(names), [], list(events))
+    game = STARS.replay(list(names), [], list(events))
     items = [m for m in game.legal_actions() if m["type"] == "acquire"]
     buyers = {m["corporation"] for m in items}
     president = next(m["president"] for m in items)

@@ -9,13 +9,13 @@ import sqlite3
 
 import pytest
 
-from assistant.rules import rulesets
+from assistant.rules import registry
 from assistant.store import Store
 from tests.project_games import played_game
 from tests.renaming import name_map, rename_transcript
 
-STARS_NAMES = list(rulesets.STARS.corporations)
-V22_NAMES = list(rulesets.V22.corporations)
+STARS_NAMES = list(registry.STARS.corporations)
+V22_NAMES = list(registry.V22.corporations)
 
 
 def _create(client, table, ruleset, players=("Amy", "Brian", "Crystal"), **extra):
@@ -26,32 +26,32 @@ def _create(client, table, ruleset, players=("Amy", "Brian", "Crystal"), **extra
 # ------------------------------------------------------------------ the form
 def test_form_offers_every_ruleset_with_what_differs_stars_preselected(client):
     page = client.get("/games/new").text
-    for key, r in rulesets.RULESETS.items():
+    for key, r in registry.RULESETS.items():
         assert f'name="ruleset" value="{key}"' in page
         assert r.differs.replace("“", "&#8220;") in page or r.differs in page
     assert re.search(r'name="ruleset" value="rolling-stock-stars" checked', page)
-    assert page.count(" checked") == 1 + sum(1 for r in rulesets.RULESETS.values() if r.game_types)
+    assert page.count(" checked") == 1 + sum(1 for r in registry.RULESETS.values() if r.game_types)
     # the variants belong to Stars
     stars_block = page[page.index('id="ruleset-rolling-stock-stars"') : page.index('id="ruleset-rolling-stock-v2.2"')]
     assert 'value="open_companies"' in stars_block and 'value="two_handed"' in stars_block
 
 
-@pytest.mark.parametrize("key", [k for k in rulesets.RULESETS if k != "rolling-stock"])
+@pytest.mark.parametrize("key", [k for k in registry.RULESETS if k != "rolling-stock"])
 def test_form_creates_a_game_of_each_ruleset(client, table, store, key):
     resp = _create(client, table, key, ["Amy", "Brian", "Crystal", "Dirk"])
     assert resp.status_code == 303, resp.text
     gid = resp.headers["Location"].rsplit("/", 1)[1]
     assert store.get_game(gid).ruleset == key
-    assert store.state(gid)[1].ruleset is rulesets.get(key)
+    assert store.state(gid)[1].ruleset is registry.get(key)
     page = client.get(f"/games/{gid}/v/table").text  # the Table view: offering, deck, prices
-    assert rulesets.get(key).title in page
+    assert registry.get(key).title in page
     assert "Unavailable (until phase 2)" in page  # Stars' wrap-up
 
 
 def test_form_creates_a_classic_game_of_each_type(client, table, store):
-    if "rolling-stock" not in rulesets.RULESETS:
-        pytest.skip("classic Rolling Stock is not registered in rulesets.RULESETS yet")
-    classic = rulesets.get("rolling-stock")
+    if "rolling-stock" not in registry.RULESETS:
+        pytest.skip("classic Rolling Stock is not registered in registry.RULESETS yet")
+    classic = registry.get("rolling-stock")
     offered = [t for t in classic.game_types if t.offered]
     assert [t.key for t in offered] == ["full", "short"]
     page = client.get("/games/new").text
@@ -96,7 +96,7 @@ def test_store_keeps_the_ruleset_across_a_restart(tmp_path):
     again = Store(path)
     assert again.get_game(v22).ruleset == "rolling-stock-v2.2"
     assert again.get_game(stars).ruleset == "rolling-stock-stars"
-    assert again.state(v22)[1].ruleset is rulesets.V22
+    assert again.state(v22)[1].ruleset is registry.V22
     assert again.export(v22)["game"] == "rolling-stock-v2.2"
     again.close()
 
@@ -122,14 +122,14 @@ def test_a_database_from_before_rulesets_opens_its_games_as_stars(tmp_path):
     info = store.get_game("old-game-0123456789abcdef")
     assert info.ruleset == "rolling-stock-stars"
     seq, game = store.state(info.id)
-    assert seq == 1 and game.ruleset is rulesets.STARS and game.snapshot()["offering"]["available"] == ["BME"]
+    assert seq == 1 and game.ruleset is registry.STARS and game.snapshot()["offering"]["available"] == ["BME"]
     assert store.export(info.id)["game"] == "rolling-stock-stars"
     store.close()
 
 
 def test_export_and_import_carry_the_game_and_options(client, table, store):
-    names = name_map(rulesets.STARS, rulesets.V22)
-    data = rename_transcript(played_game(limit=120), rulesets.V22)
+    names = name_map(registry.STARS, registry.V22)
+    data = rename_transcript(played_game(limit=120), registry.V22)
     resp = client.post("/games/import", json=data)
     assert resp.status_code == 303, resp.get_data(as_text=True)
     gid = resp.get_json()["id"]
@@ -174,7 +174,7 @@ def test_rules_page_of_a_v22_game_notes_the_names(client, table):
 # ------------------------------------------------------------------ a v2.2 game through the web client
 def test_a_v22_game_is_played_through_the_forms_with_v22_names(client, table, store):
     """The project's game, entered form by form into a v2.2 game: every page names v2.2 corporations."""
-    data = rename_transcript(played_game(limit=160), rulesets.V22)
+    data = rename_transcript(played_game(limit=160), registry.V22)
     resp = _create(client, table, "rolling-stock-v2.2", data["players"])
     gid = resp.headers["Location"].rsplit("/", 1)[1]
     corporations_seen = set()
@@ -212,8 +212,8 @@ HELPERS = ("standings", "banker", "outlook", "closing", "dividend", "ipo")
 
 
 def test_a_classic_game_is_played_through_the_json_door_and_every_page_shows_it(client, table, store):
-    if "rolling-stock" not in rulesets.RULESETS:
-        pytest.skip("classic Rolling Stock is not registered in rulesets.RULESETS yet")
+    if "rolling-stock" not in registry.RULESETS:
+        pytest.skip("classic Rolling Stock is not registered in registry.RULESETS yet")
     import random
 
     from assistant.rules import events_of
@@ -238,7 +238,7 @@ def test_a_classic_game_is_played_through_the_json_door_and_every_page_shows_it(
         assert page.status_code == 200
         assert "Rolling Stock" in page.text and "Rolling Stock Stars" not in page.text
         assert "purple" not in client.get(f"/games/{gid}/c/deck").text  # the short game has no purple
-        shown_corporations |= {n for n in rulesets.CLASSIC.corporations if f"</span> {n} " in page.text}
+        shown_corporations |= {n for n in registry.CLASSIC.corporations if f"</span> {n} " in page.text}
         for name in PAGES:
             assert client.get(f"/games/{gid}/c/{name}").status_code == 200, name
         for name in HELPERS:
@@ -254,17 +254,17 @@ def test_a_classic_game_is_played_through_the_json_door_and_every_page_shows_it(
 
 
 def test_form_offers_each_ruleset_its_own_variants_and_open_deck(client, table, store):
-    if "rolling-stock" not in rulesets.RULESETS:
-        pytest.skip("classic Rolling Stock is not registered in rulesets.RULESETS yet")
-    from assistant.rules.classic import cards as classic_cards
+    if "rolling-stock" not in registry.RULESETS:
+        pytest.skip("classic Rolling Stock is not registered in registry.RULESETS yet")
     from assistant.rules.classic import rules as classic_rules
+    from assistant.rules.classic.cards import CARDS as classic_cards
 
     page = client.get("/games/new").text
     classic_block = page[page.index('id="ruleset-rolling-stock"') :]
     assert 'value="share_redemption"' in classic_block and 'value="two_handed"' not in classic_block
     assert 'name="deck-rolling-stock" value="OPC"' in classic_block  # a purple company: classic cards
     counts = classic_rules.deck_counts("full", 3)
-    deck = [a for color, n in counts.items() for a in classic_cards.COMPANIES_BY_COLOR[color][:n]]
+    deck = [a for color, n in counts.items() for a in classic_cards.companies_by_color[color][:n]]
     resp = _create(
         client,
         table,
@@ -287,9 +287,9 @@ def test_form_offers_each_ruleset_its_own_variants_and_open_deck(client, table, 
 def test_dividend_effect_of_reaching_the_top_card_names_each_games_top_and_end_phase():
     from assistant.web.helpers_context import _effect
 
-    stars = rulesets.STARS.create(["Amy", "Brian"])
+    stars = registry.STARS.create(["Amy", "Brian"])
     assert _effect(stars, "75") == ("★", "reaches 75: the game ends in phase 7")
     assert _effect(stars, "raise") == ("▲", "price rises")
-    if "rolling-stock" in rulesets.RULESETS:
-        classic = rulesets.get("rolling-stock").create(["Amy", "Brian"])
+    if "rolling-stock" in registry.RULESETS:
+        classic = registry.get("rolling-stock").create(["Amy", "Brian"])
         assert _effect(classic, "100") == ("★", "reaches 100: the game ends in phase 10")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.rules import Game
+from assistant.rules.registry import STARS
 from assistant.web import MAX_BODY, server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -241,7 +241,7 @@ def test_serve_resumes_games_in_a_new_server_process(tmp_path):
     try:
         _, _, body = second.request(f"/games/{gid}/state")
         assert json.loads(body) == before and before["seq"] == 2
-        assert Game.replay(players, [], before_events(second, gid)).snapshot() == {
+        assert STARS.replay(players, [], before_events(second, gid)).snapshot() == {
             k: v for k, v in before.items() if k != "seq"
         }
         status, _, body = second.request(

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from assistant.rules import Game
+from assistant.rules.registry import STARS
 from tests.project_games import played_game
 
 COMPONENTS = [
@@ -146,7 +146,7 @@ def test_scoring_is_empty_until_the_game_ends(client, table):
     resp = client.post("/games/import", json=data)
     assert resp.status_code == 303
     done = resp.get_json()["id"]
-    final = Game.replay(data["players"], [], data["events"]).snapshot()["final"]
+    final = STARS.replay(data["players"], [], data["events"]).snapshot()["final"]
     assert final is not None
     html = client.get(f"/games/{done}/c/scoring").text
     assert "Final scoring" in html and 'class="component empty"' not in html

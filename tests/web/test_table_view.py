@@ -8,12 +8,17 @@ import random
 import re
 from html import unescape
 
-from assistant.rules import Game, events_of, explain
-from assistant.rules.cards import COMPANIES
+from assistant.rules import events_of
+from assistant.rules.core import explain
+from assistant.rules.core.game import Game
+from assistant.rules.registry import STARS
+from assistant.rules.stars.cards import CARDS
 from assistant.web import menu as web_menu
 
 from .htmlforms import forms
 from .turn_one import AT_IPO, AT_PHASE_4, PLAYERS, TURN_ONE, play
+
+COMPANIES = CARDS.companies
 
 BLOCK = re.compile(
     r"</?(?:p|li|ul|ol|h\d|tr|td|th|table|article|section|div|label|fieldset|legend|small|form|button)"
@@ -40,7 +45,7 @@ def _played_until(table, wanted, seeds=range(50)) -> tuple[str, Game]:
     weights = {"close": 0.01, "ipo": 0.05, "skip_ipo": 5, "bid": 3}  # private companies grow old
     for seed in seeds:
         rng = random.Random(seed)
-        game = Game(PLAYERS)
+        game = STARS.create(PLAYERS)
         while not game.game_over and len(game.events) < 600:
             if not game.pending_reveals and wanted(game):
                 gid = table.new_game(PLAYERS)
@@ -232,7 +237,7 @@ def test_deck_when_blue_runs_out_shows_the_end_card_costs(client, table):
 # -- the end of the game -----------------------------------------------------------------------------------
 def _finished(players, options=(), persons=None, seed=3) -> Game:
     rng = random.Random(seed)
-    game = Game(players, options, persons=persons)
+    game = STARS.create(players, options, persons=persons)
     while not game.game_over:
         menu = game.legal_actions()
         passes = [m for m in menu if m["type"] in ("pass", "leave", "skip_issue")]

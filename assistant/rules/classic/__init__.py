@@ -1,5 +1,1 @@
-"""Classic Rolling Stock (the Players Guide's game): card data, its own rules and the game."""
-
-from .game import ClassicGame
-
-__all__ = ["ClassicGame"]
+"""Classic Rolling Stock (the Players Guide's game): its cards, rules text, hooks and ruleset."""

@@ -7,7 +7,7 @@ snapshots and undo by replay.  What this class changes is all here, each with th
 section:
 
 * data: 45 companies in six colours, 10 corporations of 10 shares without abilities, the
-  32-card share price row up to $100, cost of ownership and deck per game type (``cards.py``);
+  32-card share price row up to $100, cost of ownership and deck per game type (``cards.json``);
 * the turn (1.4): ten phases, issuing and IPOs first, player order and the foreign investor
   as phases of their own, the end check last; turn 1 starts with phase 3;
 * 1.3, 1.9, 3.8: the deck per game type (full, short, training) and player count, drawn at
@@ -28,11 +28,9 @@ section:
 
 from __future__ import annotations
 
-from ..compute import Income, synergy_pairs
-from ..errors import RuleError
-from ..game import Game
-from ..market import PriceMove
-from . import cards, rules
+from ..core.errors import RuleError
+from ..core.game import Game
+from . import rules
 
 # The Guide's section each kind of event is judged by (anchors in guide_rules.json).
 EVENT_RULES = {
@@ -71,8 +69,6 @@ class ClassicGame(Game):
     """One game of classic Rolling Stock, from setup to final scoring."""
 
     GAME = "rolling-stock"
-    TITLE = "Rolling Stock"
-    cards = cards
     PHASES = (
         "issue",
         "ipo",
@@ -90,20 +86,13 @@ class ClassicGame(Game):
     END_PHASE = "end_check"
     EVENT_RULES = EVENT_RULES
     EVENT_TYPES = (*(t for t in Game.EVENT_TYPES if t != "no_intervention"), "redeem")
-    KNOWN_OPTIONS = (*rules.GAME_TYPE_OPTIONS, "open_companies", "share_redemption")
-    MIN_PLAYERS, MAX_PLAYERS = 2, 6
-    HAS_STARS = False
-
-    def corp_stars(self, name: str):
-        raise RuleError("Classic Rolling Stock counts no stars: share prices move by book value.")
 
     # ------------------------------------------------------------------ set-up (1.3, 1.9, 3.8)
     def _configure(self, options, deck, persons) -> None:
         types = [o for o in options if o in rules.GAME_TYPE_OPTIONS]
         if len(types) > 1:
             raise RuleError("Choose one game type: the full game, the short game or the training game.")
-        if persons:
-            raise RuleError("Classic Rolling Stock has no two-handed seats.")
+        self._seat_persons(options, persons)  # 3.7: the two-player variant, four simulated players
         self.game_type = rules.game_type(options)
         self.colors = rules.colors_in_play(self.game_type)
         n = len(self.players)
@@ -113,17 +102,15 @@ class ClassicGame(Game):
             self.open_deck = self._check_open_deck(deck, self.deck_left)
         elif deck:
             raise RuleError("A deck list is only given in the open companies variant.")
-        self.two_handed = False
-        self.persons = None
 
     def cost_shown_by(self, top: str) -> dict[str, int]:
-        return cards.COST_BY_TOP[self.game_type][top]
+        return self.cards.cost_by_top[self.game_type][top]
 
     def reveal_choices(self) -> list[str]:
         color = self.top_color()
         if color is None:
             return []
-        unseen = [a for a in cards.COMPANIES_BY_COLOR[color] if a not in self.seen]
+        unseen = [a for a in self.cards.companies_by_color[color] if a not in self.seen]
         if self.open_deck is not None:
             return [a for a in unseen if a in self.open_deck]
         return unseen
@@ -141,46 +128,20 @@ class ClassicGame(Game):
 
     # ------------------------------------------------------------------ 1.5.6 the foreign investor
     def fi_price(self, corp_name: str, abbr: str) -> int:
-        return cards.COMPANIES[abbr].price_max
+        return self.cards.companies[abbr].price_max
 
     @staticmethod
     def fi_priority(corp) -> tuple:
         """Priority with the foreign investor: the higher share price first."""
         return (-corp.price,)
 
-    # ------------------------------------------------------------------ 1.5.8 income
-    def corporation_income(self, name: str, abbrs, costs) -> Income:
-        """Printed incomes minus cost of ownership plus synergies; no special abilities."""
-        inc = Income()
-        total = 0
-        for a in abbrs:
-            c = cards.COMPANIES[a]
-            cost = costs.get(c.color, 0)
-            inc.companies.append((a, c.income, cost))
-            total += c.income - cost
-        inc.synergies = synergy_pairs(abbrs, cards.COMPANIES)
-        inc.total = total + sum(p[2] for p in inc.synergies)
-        return inc
-
+    # ------------------------------------------------------------------ 1.5.8 income, 1.5.9 dividends
+    # Corporations earn synergies and have no special abilities (their charter keys are symbols):
+    # the shared income applies.  The share price moves by the book value (``pricing.py``); the
+    # maximum payout is printed on the card (``cards.json``).
     def book_value(self, name: str) -> int:
         corp = self.corps[name]
         return rules.book_value(corp.cash, corp.companies)
-
-    # ------------------------------------------------------------------ 1.5.9 dividends
-    def max_payout(self, corp) -> int:
-        return rules.max_payout(corp.price)
-
-    def adjustment(self, corp, cash: int) -> tuple[PriceMove, dict, str]:
-        """Where the share price moves with ``cash`` left after the dividend: the card's table row
-        for the book value, then on past cards in use in the arrow's direction."""
-        book = rules.book_value(cash, corp.companies)
-        low, high, _target = rules.table_row(corp.price, corp.issued, book)
-        move = self.price_move(corp, rules.price_steps(corp.price, corp.issued, book))
-        facts = {"book_value": book, "table_row": [low, high]}
-        return move, facts, f"book value {book} with {corp.issued} shares: {move.describe()}"
-
-    def ipo_figures(self, charter: str, abbr: str, price: int, shares: int, treasury: int) -> dict:
-        return {"book_value": rules.book_value(treasury, [abbr])}
 
     # ------------------------------------------------------------------ 1.6.1 issuing a share
     def issue_price(self, corp) -> int:
@@ -233,7 +194,7 @@ class ClassicGame(Game):
 
     # ------------------------------------------------------------------ 1.6.2 going public
     def ipo_terms(self, abbr: str, price: int) -> tuple[int, int, int]:
-        return rules.ipo_terms(cards.COMPANIES[abbr].face_value, price)
+        return rules.ipo_terms(self.cards.companies[abbr].face_value, price)
 
     # ------------------------------------------------------------------ phase 4: player order
     def _start_player_order(self) -> None:
@@ -248,9 +209,9 @@ class ClassicGame(Game):
 
     # ------------------------------------------------------------------ phase 10: end of game check
     def _start_end_check(self) -> None:
-        at_top = [c.name for c in self.corps.values() if c.price == cards.TOP_PRICE]
+        at_top = [c.name for c in self.corps.values() if c.price == self.cards.top_price]
         if at_top:
-            self._log(f"{', '.join(at_top)} at {cards.TOP_PRICE}: the game ends")
+            self._log(f"{', '.join(at_top)} at {self.cards.top_price}: the game ends")
             self._finish_game()
         elif self.end_flipped:
             self._log("The game end card was already flipped: the game ends")
@@ -263,8 +224,3 @@ class ClassicGame(Game):
                 f"No company is left in the offering: the game end card is flipped (cost of ownership "
                 f"{cost}); the game ends in the next phase 10"
             )
-
-    # ------------------------------------------------------------------ snapshot (FORMAT-classic.md)
-    def corporation_rating(self, name: str) -> dict:
-        c = self.corps[name]
-        return {"book_value": rules.book_value(c.cash, c.companies)}

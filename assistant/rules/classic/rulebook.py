@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..rulebook import find_section, load_sections
+from ..core.rulebook import find_section, load_sections
 
 
 def sections() -> tuple[dict, ...]:

@@ -2,14 +2,14 @@
 
 Everything else (auctions, share trading, acquisitions with the foreign investor, closing,
 income with synergies, the menu, undo) is shared with Rolling Stock Stars and lives in
-``assistant/rules``; this module holds only what differs: the book value and the share price
+``assistant/rules/core``; this module holds only what differs: the book value and the share price
 table (1.5.9), the IPO's share count (1.6.2), the dividend limit, the deck and cost of
 ownership per game type (1.3, 1.6.8, 1.9) and who may sell a share (1.5.3).
 """
 
 from __future__ import annotations
 
-from .cards import ADJUSTMENT_TABLES, COMPANIES, COST_BY_TOP, DECK_COUNTS, GAME_TYPES, MAX_PAYOUT, PRICE_INDEX
+from .cards import CARDS
 
 GAME_TYPE_OPTIONS = ("short", "training")  # no option: the full game
 
@@ -22,18 +22,18 @@ def game_type(options) -> str:
 
 def deck_counts(gtype: str, players: int) -> dict[str, int]:
     """Company cards of each colour in the deck (1.3; 3.8 with 6 players; 3 each with 2 players)."""
-    return dict(DECK_COUNTS[gtype][players])
+    return dict(CARDS.deck_counts[gtype][players])
 
 
 def cost_of_ownership(gtype: str, top: str | None, end_flipped: bool) -> dict[str, int]:
     """Cost per colour shown by the back of the deck's top card, or by the game end card (1.6.8)."""
     if top is None:
         top = "end_back" if end_flipped else "end_front"
-    return COST_BY_TOP[gtype][top]
+    return CARDS.cost_by_top[gtype][top]
 
 
 def colors_in_play(gtype: str) -> tuple[str, ...]:
-    return GAME_TYPES[gtype]
+    return CARDS.game_types[gtype]
 
 
 # ---------------------------------------------------------------------- 1.6.2 forming a corporation
@@ -55,17 +55,20 @@ def ipo_terms(face: int, price: int) -> tuple[int, int, int]:
 # ---------------------------------------------------------------------- 1.5.9 dividends and share price
 def max_payout(price: int) -> int:
     """Maximum payout per share printed on the card (0 on the $100 card, which has none)."""
-    return MAX_PAYOUT.get(price) or 0
+    return CARDS.max_payout.get(price) or 0
 
 
 def book_value(cash: int, abbrs) -> int:
     """Treasury plus the face values of the corporation's companies."""
-    return cash + sum(COMPANIES[a].face_value for a in abbrs)
+    return cash + sum(CARDS.companies[a].face_value for a in abbrs)
 
 
-def table_row(price: int, issued: int, book: int) -> tuple[int, int | None, int]:
-    """The row of the card's adjustment table holding this book value: (low, high, new price)."""
-    for row in ADJUSTMENT_TABLES[price][issued]:
+def table_row(price: int, issued: int, book: int) -> tuple[int, int | None, int] | None:
+    """The row of the card's adjustment table holding this book value: (low, high, new price);
+    None on the top card ($100), which has no table."""
+    if price not in CARDS.adjustment_tables:
+        return None
+    for row in CARDS.adjustment_tables[price][issued]:
         low, high, _new = row
         if book >= low and (high is None or book <= high):
             return row
@@ -74,9 +77,9 @@ def table_row(price: int, issued: int, book: int) -> tuple[int, int | None, int]
 
 def price_steps(price: int, issued: int, book: int) -> int:
     """Steps along the row to the card the table names (its arrow's direction is the sign)."""
-    if price not in ADJUSTMENT_TABLES:  # the $100 card: the game ends in phase 10 anyway
+    if price not in CARDS.adjustment_tables:  # the $100 card: the game ends in phase 10 anyway
         return 0
-    return PRICE_INDEX[table_row(price, issued, book)[2]] - PRICE_INDEX[price]
+    return CARDS.price_index[table_row(price, issued, book)[2]] - CARDS.price_index[price]
 
 
 # ---------------------------------------------------------------------- 1.5.3 selling

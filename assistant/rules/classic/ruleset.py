@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from ..ruleset import GameType, Ruleset, frozen
-from . import cards, rulebook
+from ..core.ruleset import GameType, Ruleset, frozen
+from . import rulebook
+from .cards import CARDS
 from .game import PHASE_NAMES, ClassicGame
+from .pricing import BOOK_VALUE
 
 # Corporation colours of the charters (the shares' colours in the Players Guide).
 COLORS = {
@@ -21,10 +23,6 @@ COLORS = {
 }
 
 
-def _engine(ruleset, players, options, deck, persons):
-    return ClassicGame(players, options, deck=deck, persons=persons, ruleset=ruleset)
-
-
 CLASSIC = Ruleset(
     key=ClassicGame.GAME,
     title="Rolling Stock",
@@ -37,14 +35,15 @@ CLASSIC = Ruleset(
         GameType("short", "Short game: no purple companies", ("short",)),
         GameType("training", "Training game: red to green companies", ("training",), offered=False),
     ),
-    corporation_names=frozen({name: name for name in cards.CORPORATIONS}),
-    corporations=frozen(cards.CORPORATIONS),
+    corporation_names=frozen(CARDS.charter_names),  # the charter key is the symbol
+    corporations=frozen(CARDS.named(CARDS.charter_names)),
     corporation_short=frozen({}),
-    corporation_colors=frozen({name: COLORS.get(name, "") for name in cards.CORPORATIONS}),
+    corporation_colors=frozen({name: COLORS.get(name, "") for name in CARDS.charter_names.values()}),
     phase_names=frozen(PHASE_NAMES),
     rules_sections=rulebook.sections,
     rules_title="The rules of the Rolling Stock Players Guide",
     rules_note="",
-    cards=cards,
-    factory=_engine,
+    cards=CARDS,
+    pricing=BOOK_VALUE,
+    engine=ClassicGame,
 )

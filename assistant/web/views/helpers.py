@@ -26,7 +26,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, g, render_template, request, url_for
 from markupsafe import Markup
 
-from assistant.rules import RuleError, rulesets
+from assistant.rules import RuleError, registry
 from assistant.web import get_store, labels
 from assistant.web import helpers_context as hc
 from assistant.web.charts import history_charts
@@ -71,14 +71,14 @@ def rules():
     """The rules of a game's ruleset (``game=<gid>``), of a ruleset (``ruleset=<key>``), else of Stars."""
     gid = request.args.get("game") or ""
     back = None
-    ruleset = rulesets.STARS
+    ruleset = registry.STARS
     key = request.args.get("ruleset")
     if gid and get_store().game_exists(gid):
         back = url_for("table.page", gid=gid)
         key = get_store().get_game(gid).ruleset
     if key:
         try:
-            ruleset = rulesets.get(key)
+            ruleset = registry.get(key)
         except RuleError as err:
             abort(404, description=err.message)
     labels.use_ruleset(ruleset)

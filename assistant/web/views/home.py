@@ -7,7 +7,7 @@ import secrets
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
-from assistant.rules import rulesets
+from assistant.rules import registry
 from assistant.store import ImportRefused, Refused
 from assistant.web import cards, get_store
 from assistant.web.context import mark_host
@@ -16,7 +16,7 @@ from assistant.web.labels import colors, two_handed_seats
 
 bp = Blueprint("home", __name__)
 
-MAX_PLAYERS = max(r.players[1] for r in rulesets.RULESETS.values())
+MAX_PLAYERS = max(r.players[1] for r in registry.RULESETS.values())
 MAX_NAME = 30
 OPTIONS = {  # variant: (name, how to enter it); a ruleset offers some of them (Ruleset.variants)
     "open_companies": ("Open companies", "the deck is open: tick below which companies are in it"),
@@ -36,14 +36,14 @@ OPTIONS = {  # variant: (name, how to enter it); a ruleset offers some of them (
 }
 
 
-def deck_field(ruleset: rulesets.Ruleset) -> str:
+def deck_field(ruleset: registry.Ruleset) -> str:
     """The form field of the open deck's companies (each ruleset picks from its own cards)."""
-    return "deck" if ruleset.key == rulesets.DEFAULT else f"deck-{ruleset.key}"
+    return "deck" if ruleset.key == registry.DEFAULT else f"deck-{ruleset.key}"
 
 
-def _companies_by_color(ruleset: rulesets.Ruleset) -> list[tuple[str, list[dict]]]:
+def _companies_by_color(ruleset: registry.Ruleset) -> list[tuple[str, list[dict]]]:
     """The ruleset's company cards by colour (abbreviation, name, colour, face value)."""
-    by_color = ruleset.cards.COMPANIES_BY_COLOR
+    by_color = ruleset.cards.companies_by_color
     return [(color, [cards.company(a, ruleset) for a in by_color[color]]) for color in colors(ruleset)]
 
 
@@ -57,11 +57,11 @@ def _choices() -> list[dict]:
             "deck_field": deck_field(r),
             "companies": _companies_by_color(r) if "open_companies" in r.variants else [],
         }
-        for r in rulesets.RULESETS.values()
+        for r in registry.RULESETS.values()
     ]
 
 
-def _render(names=None, options=(), deck=(), error=None, status=200, ruleset=rulesets.DEFAULT, game_types=None):
+def _render(names=None, options=(), deck=(), error=None, status=200, ruleset=registry.DEFAULT, game_types=None):
     names = list(names or [])
     names += [""] * (MAX_PLAYERS - len(names))
     return render_template(
@@ -89,7 +89,7 @@ def new_game():
 @bp.post("/games/new")
 def create_game():
     form = request.form
-    key = form.get("ruleset") or rulesets.DEFAULT
+    key = form.get("ruleset") or registry.DEFAULT
     names = [n.strip() for n in form.getlist("name")][:MAX_PLAYERS]
     options = [o for o in form.getlist("option") if o in OPTIONS]
     filled = [n for n in names if n]
@@ -99,11 +99,11 @@ def create_game():
     def again(error=None, status=422):
         return _render(filled, options, deck, error, status if error else 200, key, {key: type_key})
 
-    if key not in rulesets.RULESETS:
-        key = rulesets.DEFAULT
+    if key not in registry.RULESETS:
+        key = registry.DEFAULT
         return again("Choose one of the games offered.")
-    ruleset = rulesets.get(key)
-    deck[:] = [c for c in form.getlist(deck_field(ruleset)) if c in ruleset.cards.COMPANIES]
+    ruleset = registry.get(key)
+    deck[:] = [c for c in form.getlist(deck_field(ruleset)) if c in ruleset.cards.companies]
     if "shuffle" in form:
         secrets.SystemRandom().shuffle(filled)
         return again()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from .cards import CORPORATIONS, FOREIGN_INVESTOR_START
-
 
 class Player:
     __slots__ = ("name", "cash", "companies", "shares")
@@ -29,8 +27,8 @@ class ForeignInvestor:
     name = "the foreign investor"  # in sentences
     label = "Foreign investor"  # in the ledger of money movements
 
-    def __init__(self):
-        self.cash = FOREIGN_INVESTOR_START
+    def __init__(self, cash: int):
+        self.cash = cash
         self.companies: list[str] = []
 
 
@@ -44,12 +42,12 @@ class Corporation:
     def label(self) -> str:
         return self.name
 
-    def __init__(self, name: str, price: int, shares: int | None = None):
+    def __init__(self, name: str, price: int, shares: int):
         self.name = name
         self.cash = 0
         self.companies: list[str] = []
         self.price = price
-        self.total_shares = CORPORATIONS[name].shares if shares is None else shares
+        self.total_shares = shares
         self.issued = 0
         self.bank_shares = 0
         self.president: str | None = None

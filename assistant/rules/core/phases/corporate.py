@@ -3,27 +3,26 @@ its own end check and issues and forms corporations at the start of the turn).""
 
 from __future__ import annotations
 
-from ..cards import STEADY_ISSUE
-from ..compute import corporation_stars, private_income, star_count
+from ..abilities import STEADY_ISSUE
+from ..compute import private_income
 from ..entities import Corporation
 from ..errors import RuleError
-from ..market import max_dividend, required_stars, star_steps
 
 
 class CorporateMixin:
     # ------------------------------------------------------------------ phase 5
     def _start_income(self):
         costs = self.costs()
-        companies = self.cards.COMPANIES
+        companies = self.cards.companies
         paid = []
         for name in self.order:
             p = self.players[name]
             if p.companies:
-                income = private_income(p.companies, costs, companies=companies).total
+                income = private_income(p.companies, costs, companies).total
                 p.cash += income
                 self._money("Bank", name, income, "income")
                 paid.append((name, income))
-        income = private_income(self.fi.companies, costs, foreign_investor=True, companies=companies).total
+        income = private_income(self.fi.companies, costs, companies, self.cards.foreign_investor_income).total
         self.fi.cash += income
         self._money("Bank", self.fi.label, income, "income")
         paid.append(("foreign investor", income))
@@ -42,8 +41,8 @@ class CorporateMixin:
         self.queue = self.share_order()
 
     def max_payout(self, corp) -> int:
-        """Maximum payout per share printed on the share price card."""
-        return max_dividend(corp.price)
+        """Maximum payout per share printed on the share price card (none on the 0 and top cards)."""
+        return self.cards.max_payout.get(corp.price) or 0
 
     def dividend_max(self, corp) -> int:
         return min(self.max_payout(corp), corp.cash // corp.issued)
@@ -93,11 +92,8 @@ class CorporateMixin:
 
     def adjustment(self, corp, cash: int):
         """Where the share price moves after the dividend with ``cash`` left in the treasury:
-        (the move, the figures it depends on, a sentence).  Stars: stars against required."""
-        owned = star_count(self.ability(corp.name), corp.companies, cash)
-        needed = required_stars(corp.price, corp.issued)
-        move = self.price_move(corp, star_steps(owned, needed))
-        return move, {"stars": owned, "required": needed}, f"{owned}★ for {needed} required: {move.describe()}"
+        (the move, the figures it depends on, a sentence), by the ruleset's price mechanism."""
+        return self.pricing.adjustment(self, corp, cash)
 
     def dividend_move(self, corp):
         """The share price move after the dividend is paid (cash already paid out), and why."""
@@ -105,11 +101,8 @@ class CorporateMixin:
         return move, why
 
     def ipo_figures(self, charter: str, abbr: str, price: int, shares: int, treasury: int) -> dict:
-        """What the IPO calculator shows about a new corporation besides money (Stars: its stars)."""
-        return {
-            "stars": corporation_stars(charter, self.ability(charter), [abbr], treasury).total,
-            "required": required_stars(price, 2 * shares),
-        }
+        """What the IPO calculator shows about a new corporation besides money (its price mechanism's figures)."""
+        return self.pricing.ipo_figures(self, charter, abbr, price, shares, treasury)
 
     def _queue_head(self, ev, kind):
         if self.phase_kind != kind:
@@ -128,7 +121,7 @@ class CorporateMixin:
 
     # ------------------------------------------------------------------ end card (Stars phase 7)
     def _start_end_card(self):
-        top_price = self.cards.TOP_PRICE
+        top_price = self.cards.top_price
         at_top = [c.name for c in self.corps.values() if c.price == top_price]
         if at_top:
             self._log(f"{', '.join(at_top)} at {top_price}: the game ends")
@@ -190,21 +183,21 @@ class CorporateMixin:
     # ------------------------------------------------------------------ IPO
     def _start_ipo(self):
         private = [a for p in self.players.values() for a in p.companies]
-        self.queue = sorted(private, key=lambda a: -self.cards.COMPANIES[a].face_value)
+        self.queue = sorted(private, key=lambda a: -self.cards.companies[a].face_value)
 
     def free_charters(self) -> list[str]:
         return [name for name in self.charters if name not in self.corps]
 
     def ipo_terms(self, abbr: str, price: int) -> tuple[int, int, int]:
         """(shares for the owner and for the bank each, owner's payment, new treasury)."""
-        face = self.cards.COMPANIES[abbr].face_value
+        face = self.cards.companies[abbr].face_value
         shares = 2 if face > price else 1
         payment = shares * price - face
         return shares, payment, payment + shares * price
 
     def ipo_prices(self, abbr: str) -> list[int]:
         """Share prices allowed for the company's colour and free now."""
-        return [p for p in self.cards.IPO_PRICES[self.cards.COMPANIES[abbr].color] if p not in self.price_holder]
+        return [p for p in self.cards.ipo_prices[self.cards.companies[abbr].color] if p not in self.price_holder]
 
     def _can_ipo(self, abbr: str) -> str | None:
         """Why the owner cannot form a corporation with ``abbr`` (None if they can)."""
@@ -213,7 +206,7 @@ class CorporateMixin:
         owner = self.owner[abbr]
         prices = self.ipo_prices(abbr)
         if not prices:
-            return f"every {self.cards.COMPANIES[abbr].color} IPO share price is in use"
+            return f"every {self.cards.companies[abbr].color} IPO share price is in use"
         if not any(self.ipo_terms(abbr, p)[1] <= owner.cash for p in prices):
             return f"{owner.name} cannot pay the difference at any free share price"
         return None
@@ -254,11 +247,11 @@ class CorporateMixin:
             raise RuleError(f"There is no corporation {name!r}.")
         if name in self.corps:
             raise RuleError(f"{name} is already in play; choose a free charter.")
-        color = self.cards.COMPANIES[abbr].color
-        if type(price) is not int or price not in self.cards.PRICE_INDEX:
+        color = self.cards.companies[abbr].color
+        if type(price) is not int or price not in self.cards.price_index:
             raise RuleError(f"{price!r} is not a share price.")
-        if price not in self.cards.IPO_PRICES[color]:
-            allowed = ", ".join(map(str, self.cards.IPO_PRICES[color]))
+        if price not in self.cards.ipo_prices[color]:
+            allowed = ", ".join(map(str, self.cards.ipo_prices[color]))
             raise RuleError(f"{price} is not an IPO price for a {color} company (allowed: {allowed}).")
         if price in self.price_holder:
             raise RuleError(f"The {price} share price card is held by {self.price_holder[price]}.")
@@ -267,7 +260,7 @@ class CorporateMixin:
         if payment > owner.cash:
             raise RuleError(
                 f"Forming {name} at {price} costs {owner.name} {payment} "
-                f"({shares} × {price} − face value {self.cards.COMPANIES[abbr].face_value}); "
+                f"({shares} × {price} − face value {self.cards.companies[abbr].face_value}); "
                 f"{owner.name} has {owner.cash}."
             )
         self.queue.pop(0)

@@ -6,8 +6,6 @@ same computations the engine uses, so an explanation never disagrees with the ga
 
 from __future__ import annotations
 
-from .market import required_stars
-
 
 def _costs_line(game) -> str:
     costs = game.costs()
@@ -41,20 +39,14 @@ def income(game, entity: str) -> dict:
     return {"title": title, "total": inc.total, "lines": lines}
 
 
-def stars(game, corp_name: str) -> dict:
-    """Stars a corporation counts now against the stars its share price card requires (classic
-    Rolling Stock counts no stars: its book value instead)."""
-    if not game.HAS_STARS:
-        return book_value(game, corp_name)
-    corp = game.corps[corp_name]
-    st = game.corp_stars(corp_name)
-    need = required_stars(corp.price, corp.issued)
-    lines = st.lines()
-    lines.append(
-        f"Required at {corp.price} with {corp.issued} issued shares: {need}★ "
-        f"(printed on the {corp.price} share price card)."
-    )
-    return {"title": f"{corp_name} stars", "total": st.total, "required": need, "lines": lines}
+def rating(game, corp_name: str) -> dict:
+    """What the ruleset rates a corporation by, explained: Stars its stars against the stars its
+    share price card requires, classic its book value against its market value."""
+    return game.pricing.explain(game, corp_name)
+
+
+stars = rating  # the stars explanation (classic: its book value explanation)
+book_value = rating
 
 
 def price_after_dividend(game, corp_name: str, amount: int) -> dict:
@@ -63,19 +55,7 @@ def price_after_dividend(game, corp_name: str, amount: int) -> dict:
     cash = corp.cash - amount * corp.issued
     move, facts, _why = game.adjustment(corp, cash)
     lines = [f"Pays {amount} × {corp.issued} shares = {amount * corp.issued}; {cash} cash left."]
-    if "book_value" in facts:
-        lines += _book_value_lines(game, corp, cash, facts, move)
-    else:
-        owned, need = facts["stars"], facts["required"]
-        lines += [
-            f"{owned}★ counted against {need}★ required.",
-            "Equal: the price stays."
-            if owned == need
-            else (
-                f"{abs(owned - need)} {'more' if owned > need else 'fewer'}: "
-                f"{'double ' if abs(move.steps) == 2 else ''}{'up' if move.steps > 0 else 'down'} to {move.target}."
-            ),
-        ]
+    lines += game.pricing.dividend_lines(game, corp, cash, facts, move)
     if move.skipped:
         lines.append(
             f"{', '.join(map(str, move.skipped))} {'is' if len(move.skipped) == 1 else 'are'} in use, "
@@ -127,7 +107,7 @@ def score(game, player: str) -> dict:
     p = game.players[player]
     lines = [f"Money: {p.cash}."]
     total = p.cash
-    companies = game.cards.COMPANIES
+    companies = game.cards.companies
     for abbr in sorted(p.companies, key=lambda a: -companies[a].face_value):
         lines.append(f"{abbr}: face value {companies[abbr].face_value}.")
         total += companies[abbr].face_value
@@ -140,7 +120,7 @@ def score(game, player: str) -> dict:
 
 def price_row(game) -> list[dict]:
     """The share price row: each card and the corporation holding it."""
-    row = game.cards.PRICES
+    row = game.cards.prices
     at_top = [c.name for c in game.corps.values() if c.price == row[-1]]
     out = []
     for price in row:
@@ -148,42 +128,3 @@ def price_row(game) -> list[dict]:
         holders = at_top if price == row[-1] else ([holder] if holder else [])
         out.append({"price": price, "holders": holders})
     return out
-
-
-# ---------------------------------------------------------------------- classic: book value
-
-
-def _book_value_lines(game, corp, cash, facts, move) -> list[str]:
-    """Classic (Guide 1.5.9): the book value against the share price card's table."""
-    companies = game.cards.COMPANIES
-    faces = " + ".join(f"{a} {companies[a].face_value}" for a in corp.companies)
-    book, (low, high) = facts["book_value"], facts["table_row"]
-    row = game.cards.PRICES
-    i = row.index(corp.price)
-    n = corp.issued
-    lower, higher = row[i - 1], row[i + 1]
-    span = f"{low}–{high}" if high is not None else f"{low} or more"
-    return [
-        f"Book value: {cash} cash + {faces} = {book}.",
-        f"Market value at {corp.price}: {n} shares × {corp.price} = {n * corp.price}.",
-        f"The {corp.price} card with {n} shares: below {n * lower} (×{lower}) two cards down, below "
-        f"{n * corp.price} one down, below {n * higher} (×{higher}) one up, else two up.",
-        f"{book} is in the row {span}: {'up' if move.steps > 0 else 'down'} to {move.target}.",
-    ]
-
-
-def book_value(game, corp_name: str) -> dict:
-    """Classic: a corporation's book value (treasury + face values) against its market value."""
-    corp = game.corps[corp_name]
-    companies = game.cards.COMPANIES
-    lines = [f"Treasury: {corp.cash}."]
-    for abbr in sorted(corp.companies, key=lambda a: -companies[a].face_value):
-        lines.append(f"{abbr}: face value {companies[abbr].face_value}.")
-    total = corp.cash + sum(companies[a].face_value for a in corp.companies)
-    lines.append(
-        f"Market value: {corp.issued} shares × {corp.price} = {corp.issued * corp.price}; the book value is "
-        f"{'above' if total >= corp.issued * corp.price else 'below'} it."
-    )
-    move, _facts, _why = game.adjustment(corp, corp.cash)
-    lines.append(f"With no dividend the price would go {'up' if move.steps > 0 else 'down'} to {move.new}.")
-    return {"title": f"{corp_name} book value", "total": total, "lines": lines}

@@ -33,7 +33,7 @@ class MenuMixin:
         name = self.order[self.actor]
         p = self.players[name]
         out = [{"type": "pass", "player": name}]
-        companies = self.cards.COMPANIES
+        companies = self.cards.companies
         for abbr in sorted(self.available, key=lambda x: companies[x].face_value):
             face = companies[abbr].face_value
             if face <= p.cash:
@@ -71,7 +71,7 @@ class MenuMixin:
             for abbr, seller in self.owner.items():
                 if seller is corp or abbr in self.moved:
                     continue
-                c = self.cards.COMPANIES[abbr]
+                c = self.cards.companies[abbr]
                 if seller.kind == "foreign_investor":
                     lo = hi = self.fi_price(corp.name, abbr)
                 else:

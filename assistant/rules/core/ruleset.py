@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType, ModuleType
-
-from .errors import RuleError
+from types import MappingProxyType
 
 
 @dataclass(frozen=True)
@@ -35,8 +33,9 @@ class Ruleset:
     rules_sections: Callable[[], tuple]  # the rules page: sections {"anchor", "group", "title", "text"}
     rules_title: str  # what the rules page shows: "The canonical rules of Rolling Stock Stars"
     rules_note: str  # shown above the rules for this ruleset ("" for none)
-    cards: ModuleType  # the card data (COMPANIES, COLORS, PRICES, COST_BY_TOP, ...)
-    factory: Callable = field(repr=False)  # factory(ruleset, players, options, deck, persons) -> engine game
+    cards: object  # the card set (core/cards.py CardSet) read from the game folder's cards.json
+    pricing: object  # how share prices move after dividends (core/pricing.py): stars, book value
+    engine: type = field(repr=False)  # the game class (a subclass of core.game.Game)
 
     def __deepcopy__(self, memo):  # immutable: games copied for previews share it
         return self
@@ -44,16 +43,16 @@ class Ruleset:
     # -- creating games -------------------------------------------------------------
     def create(self, players, options=(), deck=None, persons=None):
         """A new engine game of this ruleset (RuleError when the set-up is not allowed)."""
-        options = list(options or ())
+        return self.engine(list(players), list(options or ()), deck=deck, persons=persons, ruleset=self)
+
+    def option_problem(self, options) -> str | None:
+        """Why these options (variants, game type) are not a set-up of this ruleset (None if they are)."""
         allowed = set(self.variants) | {o for t in self.game_types for o in t.options}
         for opt in options:
             if not isinstance(opt, str) or opt not in allowed:
                 known = ", ".join(sorted(allowed)) or "none"
-                raise RuleError(f"{self.title} has no variant {opt!r} (known: {known}).")
-        game = self.factory(self, list(players), options, deck, persons)
-        if getattr(game, "ruleset", None) is not self:
-            game.ruleset = self
-        return game
+                return f"{self.title} has no variant {opt!r} (known: {known})."
+        return None
 
     def replay(self, players, options=(), events=(), deck=None, persons=None):
         game = self.create(players, options, deck=deck, persons=persons)

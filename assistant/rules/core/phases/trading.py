@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import CLOSING_BONUS, FOREIGN_FIRST
+from ..abilities import CLOSING_BONUS, FOREIGN_FIRST
 from ..errors import RuleError
 
 
@@ -15,7 +15,7 @@ class TradingMixin:
     # lives here and nowhere else: its price in ``fi_price``, its priority in ``fi_priority``.
     def fi_price(self, corp_name: str, abbr: str) -> int:
         """What a corporation pays the foreign investor: the maximum, face value for Overseas Trading."""
-        c = self.cards.COMPANIES[abbr]
+        c = self.cards.companies[abbr]
         return c.face_value if self.ability(corp_name) == FOREIGN_FIRST else c.price_max
 
     def fi_priority(self, corp) -> tuple:
@@ -77,7 +77,7 @@ class TradingMixin:
             return False
         for corp in self.corps.values():
             for abbr, ent in self.owner.items():
-                if ent is not corp and self.cards.COMPANIES[abbr].price_min <= corp.cash:
+                if ent is not corp and self.cards.companies[abbr].price_min <= corp.cash:
                     return True
         return False
 
@@ -108,8 +108,8 @@ class TradingMixin:
                 continue
             price = self.fi_price(corp.name, abbr)
             if price <= self.spendable(corp):
-                if best is None or (price, self.cards.COMPANIES[abbr].face_value) > best[0]:
-                    best = ((price, self.cards.COMPANIES[abbr].face_value), abbr)
+                if best is None or (price, self.cards.companies[abbr].face_value) > best[0]:
+                    best = ((price, self.cards.companies[abbr].face_value), abbr)
         return None if best is None else best[1]
 
     def _buy_from_fi(self, corp, abbr, who) -> str:
@@ -142,7 +142,7 @@ class TradingMixin:
         abbr = ev.get("company")
         price = ev.get("price")
         announced = ev.get("announced_by")
-        if abbr not in self.cards.COMPANIES:
+        if abbr not in self.cards.companies:
             raise RuleError(f"There is no company {abbr!r}.")
         if type(price) is not int:
             raise RuleError("The price must be a whole number of coins.")
@@ -169,7 +169,7 @@ class TradingMixin:
                 raise RuleError(f"{seller.name} is in receivership and never sells companies.")
             if len(seller.companies) == 1:
                 raise RuleError(f"The {abbr} is the only company of {seller.name}; a corporation keeps at least one.")
-        c = self.cards.COMPANIES[abbr]
+        c = self.cards.companies[abbr]
         if seller.kind == "foreign_investor":
             fixed = self.fi_price(corp.name, abbr)
             if price != fixed:
@@ -273,8 +273,8 @@ class TradingMixin:
 
     def _start_closing(self):
         costs = self.costs()
-        for abbr in sorted(self.fi.companies, key=lambda a: self.cards.COMPANIES[a].face_value):
-            c = self.cards.COMPANIES[abbr]
+        for abbr in sorted(self.fi.companies, key=lambda a: self.cards.companies[a].face_value):
+            c = self.cards.companies[abbr]
             if c.income - costs.get(c.color, 0) < 0:
                 self._remove_company(abbr)
                 self._log(f"The foreign investor closes the {abbr} (income {c.income}, cost {costs[c.color]})")
@@ -282,8 +282,8 @@ class TradingMixin:
         for corp in list(self.corps.values()):
             if corp.president is not None:
                 continue
-            for abbr in sorted(corp.companies, key=lambda a: self.cards.COMPANIES[a].face_value):
-                color = self.cards.COMPANIES[abbr].color
+            for abbr in sorted(corp.companies, key=lambda a: self.cards.companies[a].face_value):
+                color = self.cards.companies[abbr].color
                 if len(corp.companies) > 1 and ((color == "red" and red) or (color == "orange" and orange)):
                     self._log(self._close(corp, abbr, f"{corp.name} (in receivership)"))
         self.phase_open = bool(
@@ -302,7 +302,7 @@ class TradingMixin:
         self._remove_company(abbr)
         text = f"{who} closes the {abbr}"
         if owner.kind == "corporation" and self.ability(owner.name) == CLOSING_BONUS:
-            bonus = 2 * self.cards.COMPANIES[abbr].income
+            bonus = 2 * self.cards.companies[abbr].income
             owner.cash += bonus
             self._money("Bank", owner.name, bonus, f"scrapping bonus for the {abbr}")
             text += f" and receives a scrapping bonus of {bonus}"
@@ -314,7 +314,7 @@ class TradingMixin:
                 f"Companies are closed in phase {self.phase_no('closing')} (closing); it is phase {self.phase} now."
             )
         abbr = ev.get("company")
-        if abbr not in self.cards.COMPANIES:
+        if abbr not in self.cards.companies:
             raise RuleError(f"There is no company {abbr!r}.")
         owner = self.owner.get(abbr)
         if owner is None:

@@ -11,16 +11,7 @@ from __future__ import annotations
 
 import copy
 
-from . import cards as cards_module
-from .cards import (
-    COLORS,
-    COMPANIES_BY_COLOR,
-    COST_BY_TOP,
-    DECK_COUNTS,
-    HIGHEST_OF_COLOR,
-    TOP_PRICE,
-)
-from .compute import corporation_income, corporation_stars, private_income
+from .compute import corporation_income, private_income
 from .entities import Corporation, ForeignInvestor, Player
 from .errors import RuleError
 from .market import move
@@ -30,38 +21,7 @@ from .phases.investment import InvestmentMixin
 from .phases.trading import TradingMixin
 from .snapshot import SnapshotMixin
 
-KNOWN_OPTIONS = ("open_companies", "two_handed")
 ENTITY_NAMES = {"Bank", "Foreign investor", "the foreign investor"}
-
-PHASE_NAMES = {
-    1: "Investment",
-    2: "Wrap-up",
-    3: "Acquisition",
-    4: "Closing",
-    5: "Income",
-    6: "Dividends",
-    7: "End card",
-    8: "Issue shares",
-    9: "IPO",
-}
-
-# The canonical rule (anchor in canonical_rules.json) each kind of event is judged by.
-EVENT_RULES = {
-    "reveal": "deck",
-    "pass": "phase-1-investment",
-    "bid": "auction",
-    "leave": "auction",
-    "buy_share": "buy-one-share",
-    "sell_share": "sell-one-share",
-    "acquire": "phase-3-acquisition",
-    "no_intervention": "phase-3-acquisition",
-    "close": "phase-4-closing",
-    "dividend": "pay-dividends",
-    "issue": "issue-one-share",
-    "skip_issue": "phase-8-issue-share",
-    "ipo": "form-corporation",
-    "skip_ipo": "phase-9-ipo",
-}
 
 # The fields events may carry, and their types (anything else is ignored).
 FIELD_TYPES = {
@@ -94,51 +54,38 @@ EVENT_TYPES = (
 
 
 class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMixin):
-    """One game of Rolling Stock Stars (or of a ruleset sharing its rules), from setup to final scoring.
+    """The shared engine of every game of the Rolling Stock family, from set-up to final scoring.
 
-    The shared engine of every ruleset.  What differs between rulesets is data, named by the
-    game's ``ruleset`` (assistant/rules/rulesets.py: corporation names, player range, variants;
-    Rolling Stock Stars when None), or, for classic Rolling Stock, a subclass that sets the class
-    attributes below (its card data, its phase order, its options) and overrides the small rule
-    hooks it changes (see ``assistant/rules/classic/game.py``).  This class itself plays the
-    rules of Rolling Stock Stars (also under the names of Rolling Stock v2.2).
+    A game of one ruleset is an instance of that game's subclass (``stars/game.py``,
+    ``classic/game.py``), which sets the class attributes below and the rule hooks it changes;
+    its figures come from the ruleset's card set (``self.cards``) and its share prices move by the
+    ruleset's price mechanism (``self.pricing``, see ``core/pricing.py``).  The ruleset is a
+    required argument: this class plays no game by itself.
     """
 
-    GAME = "rolling-stock-stars"  # the transcript's ``game`` of the default ruleset
-    TITLE = "Rolling Stock Stars"
-    cards = cards_module  # the card data: COMPANIES, CORPORATIONS, PRICES, TOP_PRICE, ...
+    GAME = ""  # the transcript's ``game`` of the game class
     # The phases of a turn, in order (phase N is PHASES[N - 1]); each kind's steps are methods
     # named after it: ``_start_<kind>``, ``_finish_<kind>`` (optional) and ``_menu_<kind>``, and
     # its automatic steps in AUTOMATIC_STEPS.
-    PHASES = ("investment", "wrap_up", "acquisition", "closing", "income", "dividends", "end_card", "issue", "ipo")
-    PHASE_NAMES = PHASE_NAMES
+    PHASES: tuple[str, ...] = ()
+    PHASE_NAMES: dict[int, str] = {}
     FIRST_PHASE = 1  # the phase turn 1 starts with (after the setup reveals)
-    END_PHASE = "end_card"  # the phase whose end check ends the game
-    EVENT_RULES = EVENT_RULES
+    END_PHASE = ""  # the phase whose end check ends the game
+    EVENT_RULES: dict[str, str] = {}  # event type -> anchor of the rule it is judged by
     EVENT_TYPES = EVENT_TYPES
-    KNOWN_OPTIONS = KNOWN_OPTIONS
     MIN_PLAYERS, MAX_PLAYERS = 2, 6
-    HAS_STARS = True  # share prices move by stars (classic: by book value)
 
-    @classmethod
-    def default_ruleset(cls):
-        """The ruleset of a game created without one (Rolling Stock Stars for this class)."""
-        from .rulesets import RULESETS
-
-        return RULESETS[cls.GAME]
-
-    def __init__(self, players, options=(), deck=None, persons=None, ruleset=None):
-        ruleset = ruleset or self.default_ruleset()
+    def __init__(self, players, options=(), deck=None, persons=None, *, ruleset):
+        if ruleset is None or getattr(ruleset, "key", None) is None:
+            raise TypeError("an engine game needs its ruleset (assistant.rules.registry.get(key))")
         self.ruleset = ruleset
+        self.cards = ruleset.cards
+        self.pricing = ruleset.pricing
         players = list(players)
         options = list(options or ())
-        offered = set(ruleset.variants) | {o for t in ruleset.game_types for o in t.options}
-        known = [o for o in self.KNOWN_OPTIONS if o in offered]
-        for opt in options:
-            if not isinstance(opt, str) or opt not in known:
-                if not known:
-                    raise RuleError(f"{ruleset.title} has no variants, so not {opt!r}.")
-                raise RuleError(f"Unknown variant {opt!r}; known variants: {', '.join(known)}.")
+        problem = ruleset.option_problem(options)
+        if problem:
+            raise RuleError(problem)
         if any(not isinstance(p, str) or not p.strip() for p in players):
             raise RuleError("Every player needs a name.")
         if len(set(players)) != len(players):
@@ -151,10 +98,9 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             raise RuleError(problem)
         self.options = options
         n = len(players)
-        self.players: dict[str, Player] = {p: Player(p, self.cards.STARTING_CASH[n]) for p in players}
+        self.players: dict[str, Player] = {p: Player(p, self.cards.starting_cash[n]) for p in players}
         self.order: list[str] = list(players)
-        self.fi = ForeignInvestor()
-        self.fi.cash = self.cards.FOREIGN_INVESTOR_START
+        self.fi = ForeignInvestor(self.cards.foreign_investor_start)
         self.corps: dict[str, Corporation] = {}
         self.owner: dict[str, object] = {}  # company -> owning entity
         self.price_holder: dict[int, str] = {}  # share price card -> corporation (the top card may be shared)
@@ -199,26 +145,27 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         return None if charter is None else charter.key
 
     def _configure(self, options, deck, persons) -> None:
-        """The ruleset's own set-up: Stars' deck per player count, open companies, two-handed."""
+        """The game's own set-up (its deck per player count, its variants): ``self.colors``,
+        ``self.deck_left``, ``self.open_deck``, ``self.two_handed``, ``self.persons``."""
+        raise NotImplementedError(f"{type(self).__name__} sets up no deck")
+
+    def _seat_persons(self, options, persons) -> None:
+        """The two-player variant of the family: two persons play four seats, A in positions 1
+        and 4, B in 2 and 3 (``two_handed``); the winner is the person whose lower-ranked seat
+        ranks better (see ``_finish_game``)."""
         players = list(self.players)
         self.two_handed = "two_handed" in options
         if self.two_handed and len(players) != 4:
             raise RuleError("The two-player, two-handed variant is played with four seats (two per person).")
         self.persons = list(persons) if persons else (["A", "B"] if self.two_handed else None)
+        if self.persons is not None and not self.two_handed:
+            raise RuleError("Persons behind the seats are only given in the two-handed variant.")
         if self.two_handed and (
             len(self.persons) != 2
             or len(set(self.persons)) != 2
             or not all(isinstance(x, str) and x.strip() for x in self.persons)
         ):
             raise RuleError("The two-handed variant needs the two persons' names, different from each other.")
-        n = len(players)
-        self.colors = COLORS
-        self.deck_left: dict[str, int] = dict(DECK_COUNTS[n])
-        self.open_deck: set[str] | None = None
-        if "open_companies" in options:
-            self.open_deck = self._check_open_deck(deck, DECK_COUNTS[n], HIGHEST_OF_COLOR)
-        elif deck:
-            raise RuleError("A deck list is only given in the open companies variant.")
 
     @property
     def phase_kind(self) -> str:
@@ -234,7 +181,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         if not deck:
             raise RuleError("The open companies variant needs the list of companies in the deck.")
         deck = list(deck)
-        companies = self.cards.COMPANIES
+        companies = self.cards.companies
         unknown = [a for a in deck if a not in companies]
         if unknown:
             raise RuleError(f"Unknown companies in the deck: {', '.join(map(str, unknown))}.")
@@ -255,7 +202,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         return set(deck)
 
     @classmethod
-    def replay(cls, players, options=(), events=(), deck=None, persons=None, ruleset=None) -> Game:
+    def replay(cls, players, options=(), events=(), deck=None, persons=None, *, ruleset) -> Game:
         game = cls(players, options, deck=deck, persons=persons, ruleset=ruleset)
         for ev in events:
             game.apply(ev)
@@ -378,20 +325,23 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
 
     def cost_shown_by(self, top: str) -> dict[str, int]:
         """The cost of ownership a deck top colour (or "end_front" / "end_back") shows."""
-        return COST_BY_TOP[top]
+        return self.cards.cost_by_top[top]
 
     def reveal_choices(self) -> list[str]:
         """Companies that can be the card now on top of the deck."""
         color = self.top_color()
         if color is None:
             return []
-        unseen = [a for a in COMPANIES_BY_COLOR[color] if a not in self.seen]
+        unseen = [a for a in self.cards.companies_by_color[color] if a not in self.seen]
         if self.open_deck is not None:
             return [a for a in unseen if a in self.open_deck]
-        highest = HIGHEST_OF_COLOR[color]
-        if self.deck_left[color] == 1 and highest not in self.seen:
-            return [highest]
         return unseen
+
+    def reveal_refusal(self, company: str, color: str) -> str:
+        """Why ``company`` of the top colour cannot be the card drawn now."""
+        if self.open_deck is not None:
+            return f"The {company} is not in this (open) deck."
+        return f"The {company} cannot be the card on top of the deck now."
 
     def _draw(self, count: int = 1) -> None:
         """Cards drawn from the deck: the table must tell which (one reveal each)."""
@@ -402,7 +352,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             raise RuleError("No card is being drawn now.")
         company = ev.get("company")
         color = self.top_color()
-        companies = self.cards.COMPANIES
+        companies = self.cards.companies
         if company not in companies:
             raise RuleError(f"There is no company {company!r}.")
         if company in self.seen:
@@ -410,12 +360,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         if companies[company].color != color:
             raise RuleError(f"The top card of the deck is {color}; the {company} is {companies[company].color}.")
         if company not in self.reveal_choices():
-            if self.open_deck is not None:
-                raise RuleError(f"The {company} is not in this (open) deck.")
-            raise RuleError(
-                f"Only one {color} card is left and the {HIGHEST_OF_COLOR[color]} (highest {color}) "
-                f"is always in the deck, so it must be the {HIGHEST_OF_COLOR[color]}."
-            )
+            raise RuleError(self.reveal_refusal(company, color))
         self.seen.add(company)
         self.deck_left[color] -= 1
         self.pending_reveals -= 1
@@ -465,7 +410,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             self.price_holder[price] = corp.name
 
     def price_move(self, corp: Corporation, steps: int):
-        return move(corp.price, steps, self.in_use(corp.name), self.cards.PRICES, self.cards.PRICE_INDEX)
+        return move(corp.price, steps, self.in_use(corp.name), self.cards.prices, self.cards.price_index)
 
     def _go_bankrupt(self, corp: Corporation, why: str) -> None:
         for abbr in list(corp.companies):
@@ -515,22 +460,18 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
 
     # ------------------------------------------------------------------ figures
     def player_income(self, name: str):
-        return private_income(self.players[name].companies, self.costs(), companies=self.cards.COMPANIES)
+        return private_income(self.players[name].companies, self.costs(), self.cards.companies)
 
     def fi_income(self):
-        return private_income(self.fi.companies, self.costs(), foreign_investor=True, companies=self.cards.COMPANIES)
+        return private_income(self.fi.companies, self.costs(), self.cards.companies, self.cards.foreign_investor_income)
 
     def corporation_income(self, name: str, abbrs, costs):
-        """Income of a corporation with these companies (Stars: with its special ability)."""
-        return corporation_income(name, self.ability(name), abbrs, costs)
+        """Income of a corporation with these companies: synergies, and its charter's ability if any."""
+        return corporation_income(name, self.ability(name), abbrs, costs, self.cards.companies)
 
     def corp_income(self, name: str):
         corp = self.corps[name]
         return self.corporation_income(name, corp.companies, self.costs())
-
-    def corp_stars(self, name: str):
-        corp = self.corps[name]
-        return corporation_stars(name, self.ability(name), corp.companies, corp.cash)
 
     def share_order(self) -> list[str]:
         """Corporations in share price order (highest first)."""
@@ -542,7 +483,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
     def scores(self) -> dict[str, int]:
         out = {}
         for name, p in self.players.items():
-            total = p.cash + sum(self.cards.COMPANIES[a].face_value for a in p.companies)
+            total = p.cash + sum(self.cards.companies[a].face_value for a in p.companies)
             for cname, n in p.shares.items():
                 total += n * self.corps[cname].price
             out[name] = total
@@ -569,4 +510,4 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         return f"{type(self).__name__}(turn={self.turn}, phase={self.phase}, players={self.order})"
 
 
-__all__ = ["Game", "RuleError", "PHASE_NAMES", "TOP_PRICE"]
+__all__ = ["Game", "RuleError"]

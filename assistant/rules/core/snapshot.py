@@ -64,7 +64,7 @@ class SnapshotMixin:
             "corporations": corps,
             "offering": {"available": list(self.available), "unavailable": list(self.unavailable)},
             "deck_size": self.deck_size(),
-            "cost_of_ownership": {color: costs.get(color, 0) for color in self.cards.COLORS},
+            "cost_of_ownership": {color: costs.get(color, 0) for color in self.cards.colors},
             "end_card_flipped": self.end_flipped,
         }
         a = self.auction
@@ -95,4 +95,4 @@ class SnapshotMixin:
 
     def corporation_rating(self, name: str) -> dict:
         """What the ruleset rates a corporation by, in its snapshot (Stars: stars; receivership)."""
-        return {"receivership": self.corps[name].president is None, "stars": self.corp_stars(name).total}
+        return self.pricing.rating(self, name)

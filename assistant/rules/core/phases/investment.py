@@ -46,7 +46,7 @@ class InvestmentMixin:
         if any(self.sale_refusal(player.name, self.corps[c]) is None for c, n in player.shares.items() if n):
             return True
         cash = player.cash
-        if any(self.cards.COMPANIES[a].face_value <= cash for a in self.available):
+        if any(self.cards.companies[a].face_value <= cash for a in self.available):
             return True
         return any(c.bank_shares and self.buy_price(c) <= cash for c in self.corps.values())
 
@@ -130,13 +130,13 @@ class InvestmentMixin:
             auction.current = (auction.current + 1) % len(auction.bidders)
             return f"{name} bids {price} for the {company}"
         self._require_actor(ev)
-        if company not in self.cards.COMPANIES:
+        if company not in self.cards.companies:
             raise RuleError(f"There is no company {company!r}.")
         if company not in self.available:
             if company in self.unavailable:
                 raise RuleError(f"The {company} was drawn this turn and cannot be auctioned until next turn.")
             raise RuleError(f"The {company} is not in the offering.")
-        face = self.cards.COMPANIES[company].face_value
+        face = self.cards.companies[company].face_value
         if price < face:
             raise RuleError(f"The {company} needs a bid of at least {face}, its face value; {price} is too low.")
         if price > cash:
@@ -198,7 +198,7 @@ class InvestmentMixin:
             self._check_presidency(corp)
         self.passes = 0
         self._next_actor()
-        if new == self.cards.TOP_PRICE:
+        if new == self.cards.top_price:
             self._log(f"{corp.name} reached {new}")
             self._finish_game()
         return text
@@ -260,7 +260,7 @@ class InvestmentMixin:
     def _foreign_investor_buys(self) -> None:
         """The foreign investor buys available companies at face value, cheapest first, while it can."""
         bought = 0
-        companies = self.cards.COMPANIES
+        companies = self.cards.companies
         for abbr in sorted(self.available, key=lambda a: companies[a].face_value):
             face = companies[abbr].face_value
             if face > self.fi.cash:

@@ -2,7 +2,7 @@
 
 Pure functions of company lists and the current cost of ownership, shared by the engine
 (which uses the totals) and the explanations (which show the parts).  A corporation's special
-ability is given by its charter key (cards.PER_COMPANY, ...), never by its name: the name is
+ability is given by its charter key (core/abilities.py), never by its name: the name is
 only used in the texts, so every ruleset's names come out right.
 """
 
@@ -10,18 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import (
-    COMPANIES,
+from .abilities import (
     COST_RELIEF,
+    COST_RELIEF_MAX,
     DOUBLES_BEST,
-    FOREIGN_INVESTOR_BONUS,
     PER_COMPANY,
     SYNERGY_PAIRS,
     TWO_STARS,
+    TWO_STARS_BONUS,
 )
-
-COST_RELIEF_MAX = 10  # "its total cost of ownership is reduced by up to 10"
-TWO_STARS_BONUS = 2  # "always adds two stars to its star count"
 
 
 def star_bonus(ability: str | None) -> int:
@@ -49,9 +46,9 @@ class Income:
         return out
 
 
-def synergy_pairs(abbrs, companies=COMPANIES) -> list[tuple[str, str, int]]:
+def synergy_pairs(abbrs, companies) -> list[tuple[str, str, int]]:
     """Every pair of the companies that have each other's code printed, with its bonus
-    (``companies``: the game's card data, Stars' by default)."""
+    (``companies``: the game's card data)."""
     ordered = sorted(abbrs, key=lambda a: -companies[a].face_value)
     pairs = []
     for i, a in enumerate(ordered):
@@ -63,8 +60,8 @@ def synergy_pairs(abbrs, companies=COMPANIES) -> list[tuple[str, str, int]]:
     return pairs
 
 
-def private_income(abbrs, costs: dict, foreign_investor: bool = False, companies=COMPANIES) -> Income:
-    """Income of a player's (or the foreign investor's) companies: no synergies."""
+def private_income(abbrs, costs: dict, companies, foreign_investor_income: int | None = None) -> Income:
+    """Income of a player's (or, with its extra income, the foreign investor's) companies: no synergies."""
     inc = Income()
     total = 0
     for a in abbrs:
@@ -72,34 +69,34 @@ def private_income(abbrs, costs: dict, foreign_investor: bool = False, companies
         cost = costs.get(c.color, 0)
         inc.companies.append((a, c.income, cost))
         total += c.income - cost
-    if foreign_investor:
-        inc.bonuses.append(("foreign investor", FOREIGN_INVESTOR_BONUS))
-        total += FOREIGN_INVESTOR_BONUS
+    if foreign_investor_income is not None:
+        inc.bonuses.append(("foreign investor", foreign_investor_income))
+        total += foreign_investor_income
     inc.total = total
     return inc
 
 
-def corporation_income(name: str, ability: str | None, abbrs, costs: dict) -> Income:
+def corporation_income(name: str, ability: str | None, abbrs, costs: dict, companies) -> Income:
     """Income of a corporation: companies, cost of ownership, synergies and its ability."""
     inc = Income()
     printed = 0
     cost_total = 0
     for a in abbrs:
-        c = COMPANIES[a]
+        c = companies[a]
         cost = costs.get(c.color, 0)
         inc.companies.append((a, c.income, cost))
         printed += c.income
         cost_total += cost
-    pairs = synergy_pairs(abbrs)
+    pairs = synergy_pairs(abbrs, companies)
     inc.synergies = pairs
     total = printed - cost_total + sum(p[2] for p in pairs)
     if ability == PER_COMPANY and abbrs:
         inc.bonuses.append((f"{name}: +1 per company", len(abbrs)))
         total += len(abbrs)
     elif ability == DOUBLES_BEST and abbrs:
-        best = max(abbrs, key=lambda a: COMPANIES[a].face_value)
-        inc.bonuses.append((f"{name} doubles {best}", COMPANIES[best].income))
-        total += COMPANIES[best].income
+        best = max(abbrs, key=lambda a: companies[a].face_value)
+        inc.bonuses.append((f"{name} doubles {best}", companies[best].income))
+        total += companies[best].income
     elif ability == SYNERGY_PAIRS and len(pairs) >= 2:
         inc.bonuses.append((f"{name}: {len(pairs)} synergy markers", len(pairs) // 2))
         total += len(pairs) // 2
@@ -128,13 +125,13 @@ class Stars:
         return out
 
 
-def corporation_stars(name: str, ability: str | None, abbrs, cash: int) -> Stars:
-    comp = [(a, COMPANIES[a].stars) for a in abbrs]
+def corporation_stars(name: str, ability: str | None, abbrs, cash: int, companies) -> Stars:
+    comp = [(a, companies[a].stars) for a in abbrs]
     bonus = star_bonus(ability)
     from_cash = cash // 10
     return Stars(sum(s for _, s in comp) + from_cash + bonus, comp, cash, from_cash, bonus, name)
 
 
-def star_count(ability: str | None, abbrs, cash: int) -> int:
+def star_count(ability: str | None, abbrs, cash: int, companies) -> int:
     """The fast path of corporation_stars (used on every dividend)."""
-    return sum(COMPANIES[a].stars for a in abbrs) + cash // 10 + star_bonus(ability)
+    return sum(companies[a].stars for a in abbrs) + cash // 10 + star_bonus(ability)

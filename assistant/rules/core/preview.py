@@ -18,7 +18,7 @@ def dividend_chart(game) -> dict | None:
         return None
     name = nxt["corporation"]
     corp = game.corps[name]
-    top = game.cards.TOP_PRICE
+    top = game.cards.top_price
     rows = []
     for amount in range(game.dividend_max(corp) + 1):
         after = game.preview({"type": "dividend", "corporation": name, "amount": amount})
@@ -60,7 +60,7 @@ def ipo_calculator(game) -> dict | None:
         return None
     abbr = nxt["company"]
     owner = game.owner[abbr]
-    face = game.cards.COMPANIES[abbr].face_value
+    face = game.cards.companies[abbr].face_value
     before = owner.cash + face
     rows = [
         {
@@ -128,7 +128,7 @@ def acquisition(game, corporation: str, company: str, price: int, announced_by: 
     event = {"type": "acquire", "corporation": corporation, "company": company, "price": price}
     if announced_by:
         event["announced_by"] = announced_by
-    c = game.cards.COMPANIES.get(company)
+    c = game.cards.companies.get(company)
     out = {
         "event": event,
         "legal": True,
@@ -179,7 +179,7 @@ def must_close(game) -> list[dict]:
     """Players whose money cannot pay their coming negative income, and closings that cover it."""
     out = []
     costs = game.costs()
-    COMPANIES = game.cards.COMPANIES  # noqa: N806
+    COMPANIES = game.cards.companies  # noqa: N806
     for name, cash, income in game.players_short():
         p = game.players[name]
         losers = sorted(
@@ -203,7 +203,7 @@ def standings(game) -> list[dict]:
     rows = []
     for name in sorted(game.order, key=lambda p: (-scores[p], game.order.index(p))):
         p = game.players[name]
-        faces = sum(game.cards.COMPANIES[a].face_value for a in p.companies)
+        faces = sum(game.cards.companies[a].face_value for a in p.companies)
         shares = sum(n * game.corps[c].price for c, n in p.shares.items())
         rows.append({"player": name, "cash": p.cash, "companies": faces, "shares": shares, "total": scores[name]})
     return rows
@@ -244,7 +244,7 @@ def cost_outlook(game) -> dict:
         nxt_costs, draws = game.cost_shown_by("end_back"), None  # changes when the end card flips
     losing = []
     for abbr, ent in game.owner.items():
-        c = game.cards.COMPANIES[abbr]
+        c = game.cards.companies[abbr]
         if c.income - nxt_costs.get(c.color, 0) < 0 <= c.income - now.get(c.color, 0):
             losing.append({"company": abbr, "owner": ent.name, "income_then": c.income - nxt_costs.get(c.color, 0)})
     return {"draws": draws, "now": now, "next": nxt_costs, "losing": losing}

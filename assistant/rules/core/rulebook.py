@@ -1,5 +1,5 @@
-"""Rules texts in sections with anchors, and the canonical rules of Rolling Stock Stars
-(transcribed by tools/extract_rules.py); RuleError.rule names one of these anchors."""
+"""Rules texts in sections with anchors, shipped as JSON in each game's folder (Stars' canonical
+rules, classic's Players Guide); RuleError.rule names one of these anchors."""
 
 from __future__ import annotations
 
@@ -17,12 +17,3 @@ def load_sections(package: str, filename: str) -> tuple[dict, ...]:
 
 def find_section(sections: tuple[dict, ...], anchor: str) -> dict | None:
     return next((s for s in sections if s["anchor"] == anchor), None)
-
-
-def sections() -> tuple[dict, ...]:
-    """The canonical rules of Rolling Stock Stars (v2.2 shares them under its own names)."""
-    return load_sections(__package__, "canonical_rules.json")
-
-
-def section(anchor: str) -> dict | None:
-    return find_section(sections(), anchor)

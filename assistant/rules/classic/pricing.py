@@ -1,0 +1,76 @@
+"""Classic Rolling Stock's price mechanism (Guide 1.5.9): the book value against the card's table.
+
+After the dividend, a corporation's book value (treasury plus the face values of its companies) is
+looked up in the table on its share price card for the number of issued shares; the row names the
+new share price (then on past cards in use in the arrow's direction).  The top card ($100) has no
+table: a corporation there stays, and the game ends in phase 10.
+"""
+
+from __future__ import annotations
+
+from . import rules
+
+
+class BookValuePricing:
+    key = "book_value"
+    title = "Book value"
+
+    def adjustment(self, game, corp, cash: int):
+        book = rules.book_value(cash, corp.companies)
+        row = rules.table_row(corp.price, corp.issued, book)
+        move = game.price_move(corp, rules.price_steps(corp.price, corp.issued, book))
+        facts = {"book_value": book, "table_row": None if row is None else [row[0], row[1]]}
+        return move, facts, f"book value {book} with {corp.issued} shares: {move.describe()}"
+
+    def rating(self, game, name: str) -> dict:
+        c = game.corps[name]
+        return {"book_value": rules.book_value(c.cash, c.companies)}
+
+    def ipo_figures(self, game, charter: str, abbr: str, price: int, shares: int, treasury: int) -> dict:
+        return {"book_value": rules.book_value(treasury, [abbr])}
+
+    def explain(self, game, name: str) -> dict:
+        """A corporation's book value (treasury + face values) against its market value."""
+        corp = game.corps[name]
+        companies = game.cards.companies
+        lines = [f"Treasury: {corp.cash}."]
+        for abbr in sorted(corp.companies, key=lambda a: -companies[a].face_value):
+            lines.append(f"{abbr}: face value {companies[abbr].face_value}.")
+        total = rules.book_value(corp.cash, corp.companies)
+        lines.append(
+            f"Market value: {corp.issued} shares × {corp.price} = {corp.issued * corp.price}; the book value is "
+            f"{'above' if total >= corp.issued * corp.price else 'below'} it."
+        )
+        move, _facts, _why = self.adjustment(game, corp, corp.cash)
+        if corp.price == game.cards.top_price:
+            lines.append(f"The {corp.price} card has no table: the share price stays, and the game ends in phase 10.")
+        else:
+            lines.append(f"With no dividend the price would go {'up' if move.steps > 0 else 'down'} to {move.new}.")
+        return {"title": f"{name} book value", "total": total, "lines": lines}
+
+    def dividend_lines(self, game, corp, cash: int, facts: dict, move) -> list[str]:
+        companies = game.cards.companies
+        faces = " + ".join(f"{a} {companies[a].face_value}" for a in corp.companies)
+        book = facts["book_value"]
+        lines = [
+            f"Book value: {cash} cash + {faces} = {book}.",
+            f"Market value at {corp.price}: {corp.issued} shares × {corp.price} = {corp.issued * corp.price}.",
+        ]
+        if facts["table_row"] is None:
+            lines.append(f"The {corp.price} card has no table: the share price stays.")
+            return lines
+        low, high = facts["table_row"]
+        row = game.cards.prices
+        i = row.index(corp.price)
+        n = corp.issued
+        lower, higher = row[i - 1], row[i + 1]
+        span = f"{low}–{high}" if high is not None else f"{low} or more"
+        lines += [
+            f"The {corp.price} card with {n} shares: below {n * lower} (×{lower}) two cards down, below "
+            f"{n * corp.price} one down, below {n * higher} (×{higher}) one up, else two up.",
+            f"{book} is in the row {span}: {'up' if move.steps > 0 else 'down'} to {move.target}.",
+        ]
+        return lines
+
+
+BOOK_VALUE = BookValuePricing()
