@@ -28,9 +28,10 @@ import sqlite_utils
 from assistant import transcript
 from assistant.names import check_names
 from assistant.rules import RuleError, registry
-from assistant.rules.core.game import FIELD_TYPES, Game
+from assistant.rules.core import events
+from assistant.rules.core.game import Game
 
-UNDO = "undo"
+UNDO = events.UNDO
 CACHE_SIZE = 256  # games whose state is kept in memory (a late-game state is a few hundred kB)
 INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
 TOKEN_MAX = 200
@@ -135,7 +136,7 @@ def normalise_event(event) -> dict:
         raise Refused(
             "checkpoints (expect) and events marked reject are transcript annotations, not decisions of the table"
         )
-    out = {k: v for k, v in event.items() if k == "type" or k in FIELD_TYPES}
+    out = events.stored_form(event)
     if _has_surrogate(out):
         raise Refused("the event holds text that is not valid Unicode")
     return out

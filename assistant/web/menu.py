@@ -7,30 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from assistant.rules.core import events
 from assistant.web import cards
 from assistant.web.labels import company_color
 
-# Event fields of FORMAT.md's vocabulary, per event type (what a form sends back).
-EVENT_FIELDS = {
-    "reveal": ("company",),
-    "pass": ("player",),
-    "bid": ("player", "company", "price"),
-    "leave": ("player",),
-    "buy_share": ("player", "corporation"),
-    "sell_share": ("player", "corporation"),
-    "acquire": ("corporation", "company", "price", "announced_by"),
-    "no_intervention": ("company",),
-    "done": ("phase",),
-    "close": ("company",),
-    "dividend": ("corporation", "amount"),
-    "issue": ("corporation",),
-    "skip_issue": ("corporation",),
-    "redeem": ("corporation",),
-    "ipo": ("company", "corporation", "price"),
-    "skip_ipo": ("company",),
-}
-INT_FIELDS = ("price", "amount", "phase")
-TEXT_FIELDS = ("player", "company", "corporation", "announced_by")
+# Event fields per table event type (what a form sends back), from the one event schema.
+EVENT_FIELDS = {t.type: tuple(t.fields) for t in events.EVENTS.values() if t.level == events.TABLE}
+INT_FIELDS = tuple(name for name, kind in events.FIELD_TYPES.items() if kind is int)
+TEXT_FIELDS = tuple(name for name, kind in events.FIELD_TYPES.items() if kind is str)
 MAX_TEXT = 100
 
 
@@ -130,7 +114,8 @@ def _forms(item: dict, snap: dict):
     kind = item.get("type")
     maker = _MAKERS.get(kind)
     if maker is None:
-        return [(kind or "?", ActionForm({"type": kind}, [Button(str(kind))], actor=_actor(item)))]
+        label = events.label(kind)
+        return [(label, ActionForm(_hidden(item, EVENT_FIELDS.get(kind, ())), [Button(label)], actor=_actor(item)))]
     return maker(item, snap)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 
+from . import events
 from .compute import corporation_income, private_income
 from .entities import Corporation, ForeignInvestor, Player
 from .errors import RuleError
@@ -22,35 +23,6 @@ from .phases.trading import TradingMixin
 from .snapshot import SnapshotMixin
 
 ENTITY_NAMES = {"Bank", "Foreign investor", "the foreign investor"}
-
-# The fields events may carry, and their types (anything else is ignored).
-FIELD_TYPES = {
-    "player": str,
-    "company": str,
-    "corporation": str,
-    "announced_by": str,
-    "price": int,
-    "amount": int,
-    "phase": int,
-}
-
-EVENT_TYPES = (
-    "reveal",
-    "pass",
-    "bid",
-    "leave",
-    "buy_share",
-    "sell_share",
-    "acquire",
-    "no_intervention",
-    "done",
-    "close",
-    "dividend",
-    "issue",
-    "skip_issue",
-    "ipo",
-    "skip_ipo",
-)
 
 
 class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMixin):
@@ -72,7 +44,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
     FIRST_PHASE = 1  # the phase turn 1 starts with (after the setup reveals)
     END_PHASE = ""  # the phase whose end check ends the game
     EVENT_RULES: dict[str, str] = {}  # event type -> anchor of the rule it is judged by
-    EVENT_TYPES = EVENT_TYPES
+    EVENT_TYPES: tuple[str, ...] = ()  # the table events (core/events.py) this game plays
     MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
     def __init__(self, players, options=(), deck=None, persons=None, *, ruleset):
@@ -239,10 +211,9 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         kind = event.get("type")
         if not isinstance(kind, str) or kind not in self.EVENT_TYPES:
             raise RuleError(f"Unknown event type {kind!r}.")
-        for key, want in FIELD_TYPES.items():
-            value = event.get(key)
-            if value is not None and type(value) is not want:
-                raise RuleError(f"The {key} must be {'a whole number' if want is int else 'a name'}, not {value!r}.")
+        problem = events.field_problem(event)
+        if problem:
+            raise RuleError(problem)
         if self.game_over:
             raise RuleError("The game is over.")
         if self.pending_reveals and kind != "reveal":

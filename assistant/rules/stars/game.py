@@ -53,6 +53,23 @@ class StarsGame(Game):
     FIRST_PHASE = 1
     END_PHASE = "end_card"
     EVENT_RULES = EVENT_RULES
+    EVENT_TYPES = (
+        "reveal",
+        "pass",
+        "bid",
+        "leave",
+        "buy_share",
+        "sell_share",
+        "acquire",
+        "no_intervention",  # a receiver's announced purchase that nobody takes over
+        "done",
+        "close",
+        "dividend",
+        "issue",
+        "skip_issue",
+        "ipo",
+        "skip_ipo",
+    )
 
     def _configure(self, options, deck, persons) -> None:
         """Stars' deck per player count, open companies, two-handed."""

@@ -1,0 +1,89 @@
+"""Every kind of event, declared once: its fields and their types, the kind of phase it belongs to,
+its label, and whether the engine plays it or only the store's log knows it.
+
+The dispatcher checks fields against this (``Game.apply``), the store keeps exactly these fields
+(``assistant/store.py``), the web forms send them back (``assistant/web/menu.py``), and the labels
+come from here.  A game plays the table events its class lists (``Game.EVENT_TYPES``); a handler
+``_ev_<type>`` and, where the table chooses among options, a menu item complete a new event type.
+
+Phase kinds, not numbers: the acquisition phase is phase 3 in Rolling Stock Stars and phase 6 in
+classic Rolling Stock (``Game.phase_no(kind)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+TABLE = "table"  # a decision or a card drawn at the table: the engine plays it, transcripts hold it
+STORE = "store"  # known to the store's log only (undo and its kin): never given to the engine
+
+
+@dataclass(frozen=True)
+class EventType:
+    type: str
+    fields: Mapping[str, type]  # field -> int or str, in the order a form shows them
+    phase: str | None  # the kind of phase it belongs to (None: any phase, or a store event)
+    label: str  # what the button or the log calls it
+    level: str = TABLE
+
+
+def _declare(*types: EventType) -> Mapping[str, EventType]:
+    return MappingProxyType({t.type: t for t in types})
+
+
+EVENTS: Mapping[str, EventType] = _declare(
+    EventType("reveal", {"company": str}, None, "Card drawn"),
+    EventType("pass", {"player": str}, "investment", "Pass"),
+    EventType("bid", {"player": str, "company": str, "price": int}, "investment", "Bid"),
+    EventType("leave", {"player": str}, "investment", "Leave the auction"),
+    EventType("buy_share", {"player": str, "corporation": str}, "investment", "Buy a share"),
+    EventType("sell_share", {"player": str, "corporation": str}, "investment", "Sell a share"),
+    EventType(
+        "acquire",
+        {"corporation": str, "company": str, "price": int, "announced_by": str},
+        "acquisition",
+        "Buy a company",
+    ),
+    EventType("no_intervention", {"company": str}, "acquisition", "Nobody intervenes"),
+    EventType("done", {"phase": int}, None, "Phase done"),
+    EventType("close", {"company": str}, "closing", "Close a company"),
+    EventType("dividend", {"corporation": str, "amount": int}, "dividends", "Pay a dividend"),
+    EventType("issue", {"corporation": str}, "issue", "Issue a share"),
+    EventType("skip_issue", {"corporation": str}, "issue", "Issue no share"),
+    EventType("redeem", {"corporation": str}, "issue", "Redeem a share"),
+    EventType("ipo", {"company": str, "corporation": str, "price": int}, "ipo", "Go public"),
+    EventType("skip_ipo", {"company": str}, "ipo", "Stay private"),
+    EventType("undo", {}, None, "Undo", level=STORE),
+)
+
+# Every field any event may carry, with its type (anything else is not part of an event).
+FIELD_TYPES: Mapping[str, type] = MappingProxyType(
+    {name: kind for t in EVENTS.values() for name, kind in t.fields.items()}
+)
+STORE_EVENTS = tuple(t.type for t in EVENTS.values() if t.level == STORE)
+UNDO = "undo"
+
+
+def declared(kind) -> EventType | None:
+    return EVENTS.get(kind) if isinstance(kind, str) else None
+
+
+def field_problem(event: dict) -> str | None:
+    """Why a field of ``event`` has the wrong type (None if every declared field present is right)."""
+    for key, want in FIELD_TYPES.items():
+        value = event.get(key)
+        if value is not None and type(value) is not want:
+            return f"The {key} must be {'a whole number' if want is int else 'a name'}, not {value!r}."
+    return None
+
+
+def stored_form(event: dict) -> dict:
+    """The event as the log keeps it: its type and its declared fields (others are dropped)."""
+    return {k: v for k, v in event.items() if k == "type" or k in FIELD_TYPES}
+
+
+def label(kind: str) -> str:
+    t = declared(kind)
+    return t.label if t else kind
