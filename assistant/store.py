@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 
 import sqlite_utils
 
-from assistant import transcript
+from assistant import migrations, transcript
 from assistant.names import check_names
 from assistant.rules import RuleError, registry
 from assistant.rules.core import events
@@ -92,8 +92,8 @@ class GameInfo:
     options: list
     deck: list | None
     created: str
-    persons: list | None = None  # two-handed variant: the persons [A, B] behind the 4 seats
-    ruleset: str = registry.DEFAULT  # the key of the game's ruleset (registry.RULESETS)
+    persons: list | None  # two-handed variant: the persons [A, B] behind the 4 seats
+    ruleset: str  # the key of the game's ruleset (registry.RULESETS)
 
 
 @dataclass(frozen=True)
@@ -189,29 +189,7 @@ class Store:
     def _init_schema(self) -> None:
         db = self._db()
         db.enable_wal()
-        if "games" not in db.table_names():
-            db["games"].create(
-                {"id": str, "players": str, "options": str, "deck": str, "created": str, "persons": str, "game": str},
-                pk="id",
-                not_null={"players", "options", "created"},
-            )
-        columns = db["games"].columns_dict
-        if "persons" not in columns:  # a database from before the two-handed persons
-            db["games"].add_column("persons", str)
-        if "game" not in columns:  # a database from before registry: its games are Rolling Stock Stars
-            db["games"].add_column("game", str)
-        if "events" not in db.table_names():
-            db["events"].create(
-                {"game_id": str, "seq": int, "event": str, "token": str, "created": str},
-                pk=("game_id", "seq"),
-                not_null={"event", "created"},
-                foreign_keys=[("game_id", "games", "id")],
-            )
-            db.execute(
-                "CREATE UNIQUE INDEX IF NOT EXISTS events_token ON events (game_id, token) WHERE token IS NOT NULL"
-            )
-        if "seats" not in db.table_names():  # which phone plays which seat (not part of the game's log)
-            db["seats"].create({"game_id": str, "phone": str, "player": str}, pk=("game_id", "phone"))
+        migrations.apply(db)  # the schema, step by step (assistant/migrations.py)
 
     def close(self) -> None:
         db = getattr(self._local, "db", None)
@@ -226,7 +204,8 @@ class Store:
         options: list[str] | None = None,
         deck: list[str] | None = None,
         persons: list[str] | None = None,
-        ruleset: str = registry.DEFAULT,
+        *,
+        ruleset: str,
     ) -> str:
         """Check the set-up with the engine, then store it; returns the new game id."""
         options = list(options or [])
@@ -238,7 +217,7 @@ class Store:
             db["games"].insert(self._game_record(gid, players, options, deck, persons, ruleset))
         return gid
 
-    def _game_record(self, gid, players, options, deck, persons=None, ruleset=registry.DEFAULT) -> dict:
+    def _game_record(self, gid, players, options, deck, persons, ruleset) -> dict:
         return {
             "game": ruleset,
             "id": gid,
@@ -257,7 +236,7 @@ class Store:
             raise error(problem)
 
     @staticmethod
-    def _new_engine_game(players, options, deck, persons=None, ruleset=registry.DEFAULT) -> Game:
+    def _new_engine_game(players, options, deck, persons, ruleset) -> Game:
         try:
             return registry.get(ruleset).create(
                 list(players),
@@ -280,14 +259,16 @@ class Store:
         if not rows:
             raise NotFound("no such game")  # not remembered: the game may be created later
         r = rows[0]
+        if not r.get("game"):  # every game names its ruleset (migration games_name_their_ruleset)
+            raise sqlite3.DatabaseError("database disk image is malformed: a stored game names no ruleset")
         info = GameInfo(
-            r["id"],
-            _stored_json(r["players"]),
-            _stored_json(r["options"]),
-            None if r["deck"] is None else _stored_json(r["deck"]),
-            r["created"],
-            _stored_json(r["persons"]) if r.get("persons") else None,
-            r.get("game") or registry.DEFAULT,
+            id=r["id"],
+            players=_stored_json(r["players"]),
+            options=_stored_json(r["options"]),
+            deck=None if r["deck"] is None else _stored_json(r["deck"]),
+            created=r["created"],
+            persons=_stored_json(r["persons"]) if r.get("persons") else None,
+            ruleset=r["game"],
         )
         with self._cache_lock:
             self._info[gid] = info
@@ -493,7 +474,7 @@ class Store:
             walk.append((node, child, None if known else row.event))
             node = child
         # pass 2: one replay of the prefix; the states where new events are applied
-        game = self._new_engine_game(info.players, info.options, info.deck, info.persons)
+        game = self._new_engine_game(info.players, info.options, info.deck, info.persons, info.ruleset)
         try:
             for node, event in zip(chain, prefix, strict=False):
                 if node.fresh_children:

@@ -25,7 +25,7 @@ def store(tmp_path):
 
 
 def _started(store) -> str:
-    gid = store.create_game(PLAYERS)
+    gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
     for seq in range(3):
         _, game = store.state(gid)
         store.append(gid, seq, {"type": "reveal", "company": game.next["choices"][0]})
@@ -119,7 +119,7 @@ def test_stored_events_are_exactly_the_fields_the_engine_reads(store):
 )
 def test_odd_names_are_refused_with_a_message(store, players):
     with pytest.raises(Refused) as err:
-        store.create_game(players)
+        store.create_game(players, ruleset="rolling-stock-stars")
     assert err.value.message
 
 
@@ -128,7 +128,7 @@ def test_the_state_catches_up_with_rows_written_by_another_process(tmp_path):
     events = table_events(data)
     db = tmp_path / "shared.sqlite3"
     writer, reader = Store(db), Store(db)
-    gid = writer.create_game(data["players"])
+    gid = writer.create_game(data["players"], ruleset="rolling-stock-stars")
     for i, e in enumerate(events[:50]):
         writer.append(gid, i, e)
     assert reader.state(gid)[0] == 50  # full replay once, then cached
@@ -188,7 +188,7 @@ def test_what_a_stale_phone_missed_is_listed_exactly(store):
 
     data = load_transcript()
     events = table_events(data)
-    gid = store.create_game(data["players"])
+    gid = store.create_game(data["players"], ruleset="rolling-stock-stars")
     for i, e in enumerate(events[:100]):
         store.append(gid, i, e)
     full = [_entry_text(j) for j in STARS.replay(data["players"], [], events[:100]).journal]

@@ -64,7 +64,7 @@ def store(tmp_path):
 @pytest.mark.parametrize("name", INVISIBLE.values(), ids=INVISIBLE.keys())
 def test_a_name_with_an_invisible_character_is_refused(store, name):
     with pytest.raises(Refused) as err:
-        store.create_game([name, "Brian"])
+        store.create_game([name, "Brian"], ruleset="rolling-stock-stars")
     assert "invisible character" in err.value.message
     assert "U+" in err.value.message  # says which one, since it cannot be seen
     assert count_games(store.path) == 0
@@ -73,7 +73,7 @@ def test_a_name_with_an_invisible_character_is_refused(store, name):
 @pytest.mark.parametrize("pair", LOOKALIKE.values(), ids=LOOKALIKE.keys())
 def test_names_that_look_the_same_are_refused(store, pair):
     with pytest.raises(Refused) as err:
-        store.create_game([pair[0], "Brian", pair[1]])
+        store.create_game([pair[0], "Brian", pair[1]], ruleset="rolling-stock-stars")
     message = err.value.message
     assert "looks the same as" in message or "needs a different name" in message, message
     assert count_games(store.path) == 0
@@ -82,7 +82,7 @@ def test_names_that_look_the_same_are_refused(store, pair):
 @pytest.mark.parametrize("names", DIFFERENT)
 def test_names_that_only_resemble_each_other_are_accepted(store, names):
     assert check_names(names) is None
-    store.create_game(names + ["Dirk"] * (len(names) < 2))
+    store.create_game(names + ["Dirk"] * (len(names) < 2), ruleset="rolling-stock-stars")
     assert count_games(store.path) == 1
 
 
@@ -100,6 +100,7 @@ def test_the_two_persons_of_the_two_handed_variant(store):
             ["Amy (right hand)", "\u0410my (left hand)", "\u0410my (right hand)", "Amy (left hand)"],
             options=["two_handed"],
             persons=["Amy", "\u0410my"],
+            ruleset="rolling-stock-stars",
         )
     assert "person name" in err.value.message and "looks the same as" in err.value.message
     with pytest.raises(Refused) as err:
@@ -107,6 +108,7 @@ def test_the_two_persons_of_the_two_handed_variant(store):
             ["Amy (right hand)", "B\u200bob (left hand)", "B\u200bob (right hand)", "Amy (left hand)"],
             options=["two_handed"],
             persons=["Amy", "B\u200bob"],
+            ruleset="rolling-stock-stars",
         )
     assert "invisible character" in err.value.message
     assert count_games(store.path) == 0

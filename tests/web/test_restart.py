@@ -156,7 +156,10 @@ def test_a_database_from_before_the_two_handed_persons_still_opens(tmp_path):
         assert info.persons is None and store.seq("old-game") == 1
         assert store.state("old-game")[1].snapshot()["offering"]["available"] == ["BME"]
         gid = store.create_game(
-            ["A (right hand)", "B (left hand)", "B (right hand)", "A (left hand)"], ["two_handed"], persons=["A", "B"]
+            ["A (right hand)", "B (left hand)", "B (right hand)", "A (left hand)"],
+            ["two_handed"],
+            persons=["A", "B"],
+            ruleset="rolling-stock-stars",
         )
         assert store.get_game(gid).persons == ["A", "B"]
     finally:

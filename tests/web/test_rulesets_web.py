@@ -91,7 +91,7 @@ def test_store_keeps_the_ruleset_across_a_restart(tmp_path):
     path = tmp_path / "games.sqlite3"
     store = Store(path)
     v22 = store.create_game(["Amy", "Brian", "Crystal"], ruleset="rolling-stock-v2.2")
-    stars = store.create_game(["Amy", "Brian"])
+    stars = store.create_game(["Amy", "Brian"], ruleset="rolling-stock-stars")
     store.close()
     again = Store(path)
     assert again.get_game(v22).ruleset == "rolling-stock-v2.2"

@@ -15,7 +15,7 @@ def db(tmp_path):
 
 
 def _setup(store):
-    gid = store.create_game(PLAYERS)
+    gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
     for seq in range(3):
         _, game = store.state(gid)
         store.append(gid, seq, {"type": "reveal", "company": game.next["choices"][0]})
@@ -79,7 +79,7 @@ def test_undo_is_appended_and_nothing_is_deleted(db):
 
 def test_nothing_to_undo(db):
     store = Store(db)
-    gid = store.create_game(PLAYERS)
+    gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
     with pytest.raises(Refused):
         store.append(gid, 0, {"type": "undo"})
 
