@@ -49,11 +49,9 @@ def test_form_creates_a_game_of_each_ruleset(client, table, store, key):
 
 
 def test_form_creates_a_classic_game_of_each_type(client, table, store):
-    if "rolling-stock" not in registry.RULESETS:
-        pytest.skip("classic Rolling Stock is not registered in registry.RULESETS yet")
     classic = registry.get("rolling-stock")
     offered = [t for t in classic.game_types if t.offered]
-    assert [t.key for t in offered] == ["full", "short"]
+    assert [t.key for t in offered] == ["full", "short", "training"]
     page = client.get("/games/new").text
     for game_type in classic.game_types:
         shown = f'name="game_type-rolling-stock" value="{game_type.key}"' in page
@@ -212,8 +210,6 @@ HELPERS = ("standings", "banker", "outlook", "closing", "dividend", "ipo")
 
 
 def test_a_classic_game_is_played_through_the_json_door_and_every_page_shows_it(client, table, store):
-    if "rolling-stock" not in registry.RULESETS:
-        pytest.skip("classic Rolling Stock is not registered in registry.RULESETS yet")
     import random
 
     from assistant.rules import events_of
@@ -254,14 +250,12 @@ def test_a_classic_game_is_played_through_the_json_door_and_every_page_shows_it(
 
 
 def test_form_offers_each_ruleset_its_own_variants_and_open_deck(client, table, store):
-    if "rolling-stock" not in registry.RULESETS:
-        pytest.skip("classic Rolling Stock is not registered in registry.RULESETS yet")
     from assistant.rules.classic import rules as classic_rules
     from assistant.rules.classic.cards import CARDS as classic_cards
 
     page = client.get("/games/new").text
     classic_block = page[page.index('id="ruleset-rolling-stock"') :]
-    assert 'value="share_redemption"' in classic_block and 'value="two_handed"' not in classic_block
+    assert 'value="share_redemption"' in classic_block and 'value="two_handed"' in classic_block  # Guide 3.7
     assert 'name="deck-rolling-stock" value="OPC"' in classic_block  # a purple company: classic cards
     counts = classic_rules.deck_counts("full", 3)
     deck = [a for color, n in counts.items() for a in classic_cards.companies_by_color[color][:n]]
@@ -280,8 +274,8 @@ def test_form_offers_each_ruleset_its_own_variants_and_open_deck(client, table, 
     info = store.get_game(resp.headers["Location"].rsplit("/", 1)[1])
     assert info.ruleset == "rolling-stock" and sorted(info.deck) == sorted(deck)
     assert set(info.options) == {"open_companies", "share_redemption"}
-    bad = _create(client, table, "rolling-stock", **{"game_type-rolling-stock": "full", "option": "two_handed"})
-    assert bad.status_code == 422 and "Rolling Stock has no variant “Two-handed”" in bad.text
+    bad = _create(client, table, "rolling-stock-v2.2", **{"option": "share_redemption"})
+    assert bad.status_code == 422 and "Rolling Stock v2.2 has no variant “Share redemption”" in bad.text
 
 
 def test_dividend_effect_of_reaching_the_top_card_names_each_games_top_and_end_phase():

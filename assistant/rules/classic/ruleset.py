@@ -27,13 +27,19 @@ CLASSIC = Ruleset(
     key=ClassicGame.GAME,
     title="Rolling Stock",
     differs="The classic game: 10 corporations without special abilities, share prices by book value, "
-    "ten phases a turn; full or short game; variants open companies and share redemption.",
+    "ten phases a turn; full, short or training game; variants open companies, share redemption and two players.",
     players=(ClassicGame.MIN_PLAYERS, ClassicGame.MAX_PLAYERS),
-    variants=frozen({"open_companies": "Open companies", "share_redemption": "Share redemption"}),
+    variants=frozen(
+        {
+            "open_companies": "Open companies",
+            "share_redemption": "Share redemption",
+            "two_handed": "Two-player variant",  # Guide 3.7: four simulated players, two each
+        }
+    ),
     game_types=(
         GameType("full", "Full game: red to purple companies", ()),
         GameType("short", "Short game: no purple companies", ("short",)),
-        GameType("training", "Training game: red to green companies", ("training",), offered=False),
+        GameType("training", "Training game: red to green companies, for a first game (Guide 1.3)", ("training",)),
     ),
     corporation_names=frozen(CARDS.charter_names),  # the charter key is the symbol
     corporations=frozen(CARDS.named(CARDS.charter_names)),

@@ -28,9 +28,10 @@ OPTIONS = {  # variant: (name, how to enter it); a ruleset offers some of them (
     "two_handed": (
         "Two-handed",
         (
-            "2 persons play 4 seats. Enter just the two persons as players 1 and 2 "
+            "2 persons play 4 seats, as a four-player game. Enter just the two persons as players 1 and 2 "
             "(person A first); the app seats A's right hand 1st, B's left hand 2nd, "
-            "B's right hand 3rd and A's left hand 4th"
+            "B's right hand 3rd and A's left hand 4th. A person wins when their lower-ranked seat "
+            "beats the other's"
         ),
     ),
 }
