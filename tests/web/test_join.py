@@ -2,6 +2,8 @@
 
 import re
 
+import pytest
+
 
 def test_join_shows_lan_link_and_inline_svg_qr(client, table):
     gid = table.new_game()
@@ -19,11 +21,33 @@ def test_join_keeps_a_real_host_name(client, table):
     assert f"http://table.example:8080/games/{gid}" in join
 
 
-def test_lan_ip_detection_without_config(tmp_path):
+def test_lan_ip_is_an_address_of_this_machine_and_never_loopback():
+    import ipaddress
+    import socket
+
     from assistant.web.lan import lan_ip
 
     ip = lan_ip()
-    assert ip is None or not ip.startswith("127.")
+    if ip is not None:
+        assert not ipaddress.ip_address(ip).is_loopback
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.bind((ip, 0))  # only an address of one of this machine's interfaces can be bound
+
+
+def test_lan_ip_is_none_on_a_machine_with_loopback_only():
+    """In a network namespace of its own (only a loopback interface, down) there is no LAN address."""
+    import shutil
+    import subprocess
+    import sys
+
+    if not shutil.which("unshare"):
+        pytest.skip("needs unshare (util-linux) for a network namespace")
+    code = "from assistant.web.lan import lan_ip; print(lan_ip())"
+    run = subprocess.run(["unshare", "-rn", sys.executable, "-c", code], capture_output=True, text=True)
+    if run.returncode != 0 and "Operation not permitted" in run.stderr:
+        pytest.skip("this machine allows no network namespaces: " + run.stderr.strip())
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "None"
 
 
 def test_take_a_seat_highlights_my_turn(client, table):

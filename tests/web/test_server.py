@@ -30,9 +30,11 @@ def test_settings_come_from_arguments_then_environment(monkeypatch):
     for name in ("RSS_HOST", "RSS_PORT", "RSS_DB", "RSS_WORKERS", "RSS_THREADS", "RSS_SERVER"):
         monkeypatch.delenv(name, raising=False)
     assert server._settings(None, None, None) == ("0.0.0.0", 5000, None)
-    s = server.settings()
-    assert s.workers == max(1, min(os.cpu_count() or 1, server.MAX_WORKERS)) and s.threads == server.THREADS
-    assert s.server == "granian"
+    # the documented defaults (README: one worker per CPU, at most 4; 4 threads each; granian)
+    for cpus, workers in ((None, 1), (1, 1), (2, 2), (4, 4), (16, 4)):
+        monkeypatch.setattr(server.os, "cpu_count", lambda cpus=cpus: cpus)
+        s = server.settings()
+        assert (s.workers, s.threads, s.server) == (workers, 4, "granian"), cpus
     monkeypatch.setenv("RSS_HOST", "127.0.0.1")
     monkeypatch.setenv("RSS_PORT", "5123")
     monkeypatch.setenv("RSS_DB", "/tmp/x.sqlite3")
