@@ -471,3 +471,21 @@ def test_short_term_investment_in_the_horse():
     g.actor = g.order.index("A")
     g.apply({"type": "sell_share", "player": "A", "corporation": "Horse"})
     assert g.players["A"].cash == 16 + 22  # "you have made a $2 loss"
+
+
+# ---------------------------------------------------------------------------- 1.5.7: phase 6 is open
+def test_phase_6_opens_for_a_corporation_with_exactly_the_minimum_price():
+    """The Bear holds exactly $3, the KME's minimum price (span 3-7), and Brian owns the KME: phase 6
+    (buy companies) waits for the table, and the Bear may buy the KME for 3; with $2 it could not,
+    and the phase passes by itself."""
+    for cash, opens in ((3, True), (2, False)):
+        g = position(["Amy", "Brian", "Crystal"], cash={"Amy": 10, "Brian": 10, "Crystal": 10}, top="green")
+        corp(g, "Bear", price=10, companies=["BME"], cash=cash, shares={"Amy": 2})
+        put(g, "KME", "Brian")
+        enter(g, g.phase_no("acquisition"))
+        assert (g.phase_kind == "acquisition") is opens, cash
+        if opens:
+            item = next(i for i in g.legal_actions() if i["type"] == "acquire" and i["company"] == "KME")
+            assert (item["corporation"], item["min"], item["max"]) == ("Bear", 3, 3)
+            g.apply({"type": "acquire", "corporation": "Bear", "company": "KME", "price": 3})
+            assert "KME" in g.corps["Bear"].companies and g.corps["Bear"].cash == 0

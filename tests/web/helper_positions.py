@@ -72,6 +72,13 @@ def _closing(g):
     return owners == {"player", "corporation"}
 
 
+def _closing_two(g):
+    """Phase 4 with two players who each may close a company of their own."""
+    if _for(g) != "closing":
+        return False
+    return len({m["player"] for m in g.legal_actions() if m["type"] == "close"}) >= 2
+
+
 def _acquisition_two(g):
     """Phase 3 with two presidents who each may buy a company at a price of their choosing."""
     if _for(g) != "acquisition":
@@ -95,6 +102,7 @@ PREDICATES = {
     "investment": _investment,
     "acquisition": _acquisition,
     "closing": _closing,
+    "closing_two": _closing_two,
 }
 
 

@@ -1,0 +1,30 @@
+"""My decisions first, also in the phases where everyone may act at once: a seated phone shows its
+own decisions in the open and every other seat's folded behind "Enter for …"."""
+
+from __future__ import annotations
+
+import re
+
+from .helper_positions import game_of, import_position
+
+
+def _close_buttons(html: str) -> set[str]:
+    return set(re.findall(r"Close (\w+)", html))
+
+
+def test_in_the_closing_phase_a_seated_phone_shows_its_own_closings_first_and_folds_the_others(client, table):
+    game = game_of("closing_two")
+    deciders: dict[str, set[str]] = {}
+    for item in game.legal_actions():
+        if item["type"] == "close":
+            deciders.setdefault(item["player"], set()).add(item["company"])
+    me, *others = sorted(deciders)
+    gid = import_position(client, "closing_two")
+    client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": me})
+    panel = client.get(f"/games/{gid}/c/actions").text
+    open_part, *folded = re.split(r'<details class="other"', panel)
+    assert "Your decisions" in open_part
+    assert _close_buttons(open_part) == deciders[me]
+    for other in others:
+        block = next(b for b in folded if f"Enter for {other}…" in b)
+        assert _close_buttons(block) == deciders[other]
