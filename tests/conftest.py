@@ -30,3 +30,28 @@ def hypothesis_profile(environ) -> str:
 
 
 settings.load_profile(hypothesis_profile(os.environ))
+
+
+# Kinds of tests, marked by what they use (so a new test is marked by writing it the usual way):
+# ``browser`` tests drive a real Chromium, ``server`` tests start the real server in a process of
+# its own.  ``bash scripts/test.sh --quick`` runs the rest: the rules engine, the web app through
+# Flask's test client, the store, the look-alike names (README, "Set-up").
+BROWSER_FIXTURES = {"browser", "live", "live_server"}
+SERVER_FIXTURES = {"server_factory"}
+SERVER_MODULES = {"test_server", "test_restart", "test_packaging"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "browser: drives a real browser (Chromium via Playwright)")
+    config.addinivalue_line("markers", "server: starts the real server (or a built wheel) in a process of its own")
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        if fixtures & SERVER_FIXTURES or item.module.__name__.rsplit(".", 1)[-1] in SERVER_MODULES:
+            item.add_marker(pytest.mark.server)

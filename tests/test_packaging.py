@@ -8,6 +8,7 @@ import re
 import socket
 import subprocess
 import sys
+import sysconfig
 import time
 import tomllib
 import urllib.request
@@ -73,10 +74,21 @@ def test_a_wheel_serves_the_app_from_another_directory(tmp_path):
     assert "assistant/static/htmx.min.js" in names and "assistant/static/app.css" in names
     assert not any(n.startswith(("tests/", "templates/", "static/")) for n in names)
 
-    # a fresh environment that sees the dependencies already installed, but not the checkout
+    # a fresh environment that sees the dependencies installed where these tests run (a virtual
+    # environment or the system's Python), but not the checkout: the running interpreter's
+    # site-packages folders are added as paths (their .pth files, the checkout's editable install
+    # among them, are not read)
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, system_site_packages=True, with_pip=False)
+    venv.create(env_dir, system_site_packages=False, with_pip=False)
     python = env_dir / "bin" / "python"
+    own = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    parent = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    Path(own, "_parent_site_packages.pth").write_text("".join(f"{p}\n" for p in sorted(parent)))
     pip = [sys.executable, "-m", "pip", "--python", str(python)]
     subprocess.run([*pip, "install", "-q", "--no-deps", str(wheel)], check=True)
     work = tmp_path / "elsewhere"
@@ -104,15 +116,24 @@ def test_a_wheel_serves_the_app_from_another_directory(tmp_path):
         text=True,
     )
     base = f"http://127.0.0.1:{port}"
+
+    def log() -> str:
+        """What the installed app printed (it has ended or is ended now)."""
+        if proc.poll() is None:
+            proc.terminate()
+        return proc.communicate(timeout=10)[0]
+
     try:
         for _ in range(150):
             try:
                 status, _, home = _get(base + "/")
                 break
             except OSError:
+                if proc.poll() is not None:
+                    raise AssertionError("the installed app ended; its log:\n" + log()) from None
                 time.sleep(0.1)
         else:
-            raise AssertionError("the installed app did not answer")
+            raise AssertionError("the installed app did not answer; its log:\n" + log())
         assert status == 200 and b"New game" in home
         status, _, page = _get(base + "/games/new")
         assert status == 200
@@ -124,6 +145,7 @@ def test_a_wheel_serves_the_app_from_another_directory(tmp_path):
         status, _, rules = _get(base + "/rules")
         assert status == 200 and b"Canonical rules" in rules
     finally:
-        proc.terminate()
-        proc.communicate(timeout=10)
+        if proc.poll() is None:
+            proc.terminate()
+            proc.communicate(timeout=10)
     assert (work / "instance" / "rss.sqlite3").exists(), "the database is created where the settings say"
