@@ -7,29 +7,28 @@ The web app shows these; it never decides anything with them.
 from __future__ import annotations
 
 from assistant.rules import registry
-from assistant.web.labels import current_ruleset
 
 
-def _cards(ruleset: registry.Ruleset | None):
-    return (ruleset or current_ruleset()).cards
+def _cards(ruleset: registry.Ruleset):
+    return ruleset.cards
 
 
-def company(abbr: str, ruleset: registry.Ruleset | None = None) -> dict:
+def company(abbr: str, ruleset: registry.Ruleset) -> dict:
     data = _cards(ruleset).companies.get(abbr)
     if data is None:
         return {"abbr": abbr, "color": "unknown", "name": abbr, "face_value": None, "income": None}
     return {"abbr": abbr, "color": data.color, "name": data.name, "face_value": data.face_value, "income": data.income}
 
 
-def face_value(abbr: str, ruleset: registry.Ruleset | None = None) -> int | None:
+def face_value(abbr: str, ruleset: registry.Ruleset) -> int | None:
     return company(abbr, ruleset)["face_value"]
 
 
-def price_row(ruleset: registry.Ruleset | None = None) -> list[int]:
+def price_row(ruleset: registry.Ruleset) -> list[int]:
     return list(_cards(ruleset).prices)
 
 
-def required_stars(price, issued, ruleset: registry.Ruleset | None = None) -> int | None:
+def required_stars(price, issued, ruleset: registry.Ruleset) -> int | None:
     """Stars required on the share price card (None where the ruleset has no stars)."""
     table = _cards(ruleset).required_stars  # None: the ruleset moves prices by book value (classic)
     if table is None or not isinstance(price, int) or not isinstance(issued, int):
@@ -42,7 +41,7 @@ def deck_left(game) -> dict:
     return dict(game.deck_left)
 
 
-def corporation_ability(name: str, ruleset: registry.Ruleset | None = None) -> str:
+def corporation_ability(name: str, ruleset: registry.Ruleset) -> str:
     """The special ability printed on a corporation's charter."""
-    data = (ruleset or current_ruleset()).corporations.get(name)
+    data = ruleset.corporations.get(name)
     return (getattr(data, "ability", None) or "") if data else ""

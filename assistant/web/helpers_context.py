@@ -10,6 +10,7 @@ from __future__ import annotations
 from assistant.rules import RuleError, registry
 from assistant.rules.core import explain, preview
 from assistant.web import labels
+from assistant.web.acquisition import purchases
 
 FOREIGN_INVESTOR = "foreign_investor"  # the entity name explain.income() uses
 
@@ -33,9 +34,9 @@ class HelperError(Exception):
         self.status = status
 
 
-def short(corp: str) -> str:
-    """The short label of a corporation in the ruleset of the game shown."""
-    return labels.corporation_short(corp)
+def short(game, corp: str) -> str:
+    """The short label of a corporation in the game's ruleset."""
+    return labels.corporation_short(corp, game.ruleset)
 
 
 def companies_of(game) -> dict:
@@ -52,10 +53,10 @@ def refusal_rule(game, event: dict) -> str | None:
     return None
 
 
-def rule_title(anchor: str | None) -> str | None:
+def rule_title(ruleset: registry.Ruleset, anchor: str | None) -> str | None:
     if not anchor:
         return None
-    sec = labels.current_ruleset().rule_section(anchor)
+    sec = ruleset.rule_section(anchor)
     return sec["title"] if sec else None
 
 
@@ -137,7 +138,7 @@ def dividend(game) -> dict | None:
     limit = explain.dividend_limit(game, name)
     return dict(
         chart,
-        short=short(name),
+        short=short(game, name),
         president=corp.president,
         rows=rows,
         limit=limit,
@@ -171,7 +172,7 @@ def ipo(game) -> dict | None:
         group["charters"].append(
             {
                 "corporation": r["corporation"],
-                "short": short(r["corporation"]),
+                "short": short(game, r["corporation"]),
                 "stars": r.get("stars"),
                 "diff": r["stars"] - r["required"] if "stars" in r else None,
             }
@@ -210,14 +211,11 @@ def trade(game, player: str, corporation: str, buying: bool) -> dict:
 # ------------------------------------------------------------------ acquisition what-if
 def acquisition_choices(game, menu: list[dict]) -> dict:
     """What the what-if form offers: buyers and companies of the menu, plus every company owned."""
-    buyers = [m["corporation"] for m in menu if m.get("type") == "acquire"]
-    corps = list(dict.fromkeys(buyers)) or [c for c in game.corps if game.corps[c].president is not None]
+    by_buyer = purchases(menu)  # the same list the Play view's picker shows
+    corps = list(by_buyer) or [c for c in game.corps if game.corps[c].president is not None]
     cards = companies_of(game)
     companies = sorted(game.owner, key=lambda a: (-cards[a].face_value, a))
-    spans = {}
-    for m in menu:
-        if m.get("type") == "acquire" and not m.get("announced_by"):
-            spans[(m["corporation"], m["company"])] = (m["min"], m["max"])
+    spans = {(buyer, m["company"]): (m["min"], m["max"]) for buyer, items in by_buyer.items() for m in items}
     return {
         "corporations": corps,
         "companies": [{"abbr": a, "color": cards[a].color, "owner": game.owner[a].name} for a in companies],
@@ -259,7 +257,7 @@ def acquisition(game, corporation: str, company: str, price: int) -> dict:
             "income": (game.player_income(seller.name).total, after.player_income(seller.name).total),
         }
     for name, eff in out["effects"].items():
-        eff["short"] = short(name)
+        eff["short"] = short(game, name)
         eff["income_diff"] = eff["after"]["income"] - eff["before"]["income"]
         if "stars" in eff["after"]:
             eff["stars_diff"] = eff["after"]["stars"] - eff["before"]["stars"]
@@ -274,7 +272,7 @@ def closing(game, company: str) -> dict:
     out["line"] = _company_line(game, company)
     owner = game.owner[company]
     out["owner_kind"] = owner.kind
-    out["owner_short"] = short(owner.name) if owner.kind == "corporation" else owner.name
+    out["owner_short"] = short(game, owner.name) if owner.kind == "corporation" else owner.name
     if not out["legal"]:
         out["rule"] = refusal_rule(game, out["event"])
         return out

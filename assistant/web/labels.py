@@ -1,13 +1,10 @@
 """Words and symbols for the screen (presentation only; the rules live in the engine).
 
 Names of corporations, phases and colours belong to the game's ruleset
-(``assistant.rules.rulesets``): the table views put it on ``flask.g`` (``use_ruleset``) and
-everything here reads it from there, Rolling Stock Stars when no game is being shown.
+(``assistant.rules.registry``), which every function here is given.
 """
 
 from __future__ import annotations
-
-from flask import g, has_app_context
 
 from assistant.rules import registry
 
@@ -22,35 +19,22 @@ COLOR_MARKS = {
 }
 
 
-def use_ruleset(ruleset: registry.Ruleset) -> None:
-    """The ruleset of the game this request shows (for the labels of its templates)."""
-    g.rss_ruleset = ruleset
-
-
-def current_ruleset() -> registry.Ruleset:
-    if has_app_context():
-        ruleset = g.get("rss_ruleset")
-        if ruleset is not None:
-            return ruleset
-    return registry.STARS
-
-
-def colors(ruleset: registry.Ruleset | None = None) -> list[str]:
+def colors(ruleset: registry.Ruleset) -> list[str]:
     """The company colours of the ruleset, in deck order."""
-    return list((ruleset or current_ruleset()).cards.colors)
+    return list(ruleset.cards.colors)
 
 
-def company_color(abbr: str, ruleset: registry.Ruleset | None = None) -> str:
-    company = (ruleset or current_ruleset()).cards.companies.get(abbr)
+def company_color(abbr: str, ruleset: registry.Ruleset) -> str:
+    company = ruleset.cards.companies.get(abbr)
     return company.color if company else "unknown"
 
 
-def corporation_short(name: str, ruleset: registry.Ruleset | None = None) -> str:
-    return (ruleset or current_ruleset()).short(name)
+def corporation_short(name: str, ruleset: registry.Ruleset) -> str:
+    return ruleset.short(name)
 
 
-def phase_name(phase, ruleset: registry.Ruleset | None = None) -> str:
-    return (ruleset or current_ruleset()).phase_name(phase)
+def phase_name(phase, ruleset: registry.Ruleset) -> str:
+    return ruleset.phase_name(phase)
 
 
 def next_text(nxt: dict | None) -> str:

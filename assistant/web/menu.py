@@ -98,11 +98,11 @@ def _actor(item: dict) -> str | None:
     return item.get("player") or item.get("president")
 
 
-def build(menu: list[dict], snapshot: dict) -> list[ActionGroup]:
-    """Group the menu into titled forms, in menu order."""
+def build(menu: list[dict], snapshot: dict, ruleset) -> list[ActionGroup]:
+    """Group the menu into titled forms, in menu order (``ruleset``: the game's, for its names and colours)."""
     groups: dict[str, ActionGroup] = {}
     for item in menu:
-        for title, form in _forms(item, snapshot):
+        for title, form in _forms(item, snapshot, ruleset):
             group = groups.setdefault(title, ActionGroup(title, actor=form.actor))
             if group.actor != form.actor:
                 group.actor = None
@@ -110,29 +110,29 @@ def build(menu: list[dict], snapshot: dict) -> list[ActionGroup]:
     return list(groups.values())
 
 
-def _forms(item: dict, snap: dict):
+def _forms(item: dict, snap: dict, rs):
     kind = item.get("type")
     maker = _MAKERS.get(kind)
     if maker is None:
         label = events.label(kind)
         return [(label, ActionForm(_hidden(item, EVENT_FIELDS.get(kind, ())), [Button(label)], actor=_actor(item)))]
-    return maker(item, snap)
+    return maker(item, snap, rs)
 
 
-def _reveal(item, snap):
-    buttons = [Button(c, "company", c, color=company_color(c), primary=True) for c in item.get("choices", [])]
+def _reveal(item, snap, rs):
+    buttons = [Button(c, "company", c, color=company_color(c, rs), primary=True) for c in item.get("choices", [])]
     color = item.get("color")
     title = f"Which company was drawn{f' ({color})' if color else ''}?"
     return [(title, ActionForm({"type": "reveal"}, buttons, big=True))]
 
 
-def _pass(item, snap):
+def _pass(item, snap, rs):
     return [
         (f"{item['player']}: investment", ActionForm(_hidden(item, ["player"]), [Button("Pass")], actor=item["player"]))
     ]
 
 
-def _bid(item, snap):
+def _bid(item, snap, rs):
     company = item["company"]
     running = (snap.get("auction") or {}).get("company") == company
     verb = "Raise the bid" if running else "Start an auction"
@@ -140,14 +140,14 @@ def _bid(item, snap):
     title = f"{item['player']}: auction for {company}" if running else f"{item['player']}: investment"
     form = ActionForm(
         _hidden(item, ["player", "company"]),
-        [Button(f"{verb} for {company}", color=company_color(company), primary=True)],
+        [Button(f"{verb} for {company}", color=company_color(company, rs), primary=True)],
         number=number,
         actor=item["player"],
     )
     return [(title, form)]
 
 
-def _leave(item, snap):
+def _leave(item, snap, rs):
     company = item.get("company") or (snap.get("auction") or {}).get("company") or ""
     return [
         (
@@ -157,7 +157,7 @@ def _leave(item, snap):
     ]
 
 
-def _share(item, snap):
+def _share(item, snap, rs):
     verb = "Buy" if item["type"] == "buy_share" else "Sell"
     return [
         (
@@ -171,7 +171,7 @@ def _share(item, snap):
     ]
 
 
-def _acquire(item, snap):
+def _acquire(item, snap, rs):
     corp, company = item["corporation"], item["company"]
     seller = item.get("seller") or "its owner"
     hidden = _hidden(item, ["corporation", "company", "announced_by"])
@@ -189,18 +189,18 @@ def _acquire(item, snap):
         label = f"{corp} buys {company} from {seller}" + (f" for {lo}" if lo == hi else "")
     if lo == hi:
         hidden["price"] = lo
-        form = ActionForm(hidden, [Button(label, color=company_color(company))], actor=item.get("president"))
+        form = ActionForm(hidden, [Button(label, color=company_color(company, rs))], actor=item.get("president"))
     else:
         form = ActionForm(
             hidden,
-            [Button(label, color=company_color(company))],
+            [Button(label, color=company_color(company, rs))],
             number=NumberInput("price", f"Price ({lo}–{hi})", lo, hi, lo),
             actor=item.get("president"),
         )
     return [(title, form)]
 
 
-def interventions_of(item: dict, menu: list[dict], snap: dict) -> list[ActionForm]:
+def interventions_of(item: dict, menu: list[dict], snap: dict, rs) -> list[ActionForm]:
     """The forms of the engine's interventions in ``item`` (a purchase from the foreign investor)."""
     return [
         form
@@ -208,11 +208,11 @@ def interventions_of(item: dict, menu: list[dict], snap: dict) -> list[ActionFor
         if m.get("type") == "acquire"
         and m.get("announced_by") == item.get("corporation")
         and m.get("company") == item.get("company")
-        for _title, form in _acquire(m, snap)
+        for _title, form in _acquire(m, snap, rs)
     ]
 
 
-def _no_intervention(item, snap):
+def _no_intervention(item, snap, rs):
     company = item["company"]
     return [
         (
@@ -224,12 +224,12 @@ def _no_intervention(item, snap):
     ]
 
 
-def _done(item, snap):
+def _done(item, snap, rs):
     phase = item["phase"]
     return [(f"Phase {phase}", ActionForm(_hidden(item, ["phase"]), [Button(f"Phase {phase} done", primary=True)]))]
 
 
-def _close(item, snap):
+def _close(item, snap, rs):
     company = item["company"]
     owner = item.get("owner")
     whose = f" ({owner})" if owner and owner != item.get("player") else ""
@@ -238,14 +238,14 @@ def _close(item, snap):
             f"{item.get('player')}: close companies",
             ActionForm(
                 _hidden(item, ["company"]),
-                [Button(f"Close {company}{whose}", color=company_color(company))],
+                [Button(f"Close {company}{whose}", color=company_color(company, rs))],
                 actor=item.get("player"),
             ),
         )
     ]
 
 
-def _dividend(item, snap):
+def _dividend(item, snap, rs):
     corp, lo, hi = item["corporation"], item["min"], item["max"]
     hidden = _hidden(item, ["corporation"])
     title = f"{item['player']}: dividend of {corp} (0–{hi} per share)"
@@ -264,7 +264,7 @@ def _dividend(item, snap):
     return [(title, f) for f in forms]
 
 
-def _issue(item, snap):
+def _issue(item, snap, rs):
     corp = item["corporation"]
     if item["type"] == "issue":
         label = f"Issue a {corp} share (the treasury receives {item.get('price')})"
@@ -291,7 +291,7 @@ def _ipo_terms(o: dict, player: str) -> str:
     return f"treasury {o.get('treasury')}, {n} share{'' if n == 1 else 's'} each for {player} and the bank"
 
 
-def _ipo(item, snap):
+def _ipo(item, snap, rs):
     """The IPO as two phone-sized questions: the share price (with the payment it implies), then
     the charter.  When the menu's options are not every price with every charter, one list of them."""
     company, player = item["company"], item["player"]
@@ -313,7 +313,7 @@ def _ipo(item, snap):
                 "1. Share price (and what it costs)",
                 [Radio(str(p), _ipo_pays(terms[p], player), _ipo_terms(terms[p], player)) for p in prices],
             ),
-            RadioGroup("corporation", "2. Charter", [Radio(c, c, _charter_ability(c)) for c in charters]),
+            RadioGroup("corporation", "2. Charter", [Radio(c, c, _charter_ability(c, rs)) for c in charters]),
         ]
     else:
         radios = [
@@ -332,7 +332,7 @@ def _ipo(item, snap):
         ]
     form = ActionForm(
         _hidden(item, ["company"]),
-        [Button(f"Take {company} public", color=company_color(company), primary=True)],
+        [Button(f"Take {company} public", color=company_color(company, rs), primary=True)],
         radios=radios,
         actor=player,
     )
@@ -343,11 +343,11 @@ def _same_terms(a: dict, b: dict) -> bool:
     return all(a.get(k) == b.get(k) for k in ("owner_shares", "bank_shares", "payment", "treasury"))
 
 
-def _charter_ability(name: str) -> str:
-    return cards.corporation_ability(name)  # of the ruleset of the game shown
+def _charter_ability(name: str, rs) -> str:
+    return cards.corporation_ability(name, rs)
 
 
-def _skip_ipo(item, snap):
+def _skip_ipo(item, snap, rs):
     company = item["company"]
     return [
         (

@@ -5,8 +5,26 @@ from __future__ import annotations
 import secrets
 
 from flask import Flask
+from jinja2 import pass_context
 
-from assistant.web.labels import COLOR_MARKS, company_color, current_ruleset
+from assistant.rules import registry
+from assistant.web import labels
+from assistant.web.labels import COLOR_MARKS
+
+
+@pass_context
+def page_ruleset(ctx) -> registry.Ruleset:
+    """The ruleset of what a template shows: given to it as ``ruleset``, or the table view's
+    (``v.ruleset``); pages about no game (home, errors) say Rolling Stock Stars, the default."""
+    ruleset = ctx.get("ruleset")
+    if not isinstance(ruleset, registry.Ruleset):
+        ruleset = getattr(ctx.get("v"), "ruleset", None)
+    return ruleset if isinstance(ruleset, registry.Ruleset) else registry.get(registry.DEFAULT)
+
+
+@pass_context
+def company_color(ctx, abbr: str) -> str:
+    return labels.company_color(abbr, page_ruleset(ctx))
 
 
 def color_mark(color: str) -> str:
@@ -23,5 +41,5 @@ def init_app(app: Flask) -> None:
     app.jinja_env.trim_blocks = True  # leaner HTML on the wire
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals.update(
-        color_mark=color_mark, company_color=company_color, current_ruleset=current_ruleset, new_token=new_token
+        color_mark=color_mark, company_color=company_color, current_ruleset=page_ruleset, new_token=new_token
     )

@@ -30,7 +30,7 @@ def _redeemable_game() -> ClassicGame:
 def test_redeem_is_a_form_that_rebuilds_the_event():
     g = _redeemable_game()
     assert g.next == {"player": "Amy", "for": "issue", "corporation": "Bear"}
-    groups = web_menu.build(g.legal_actions(), g.snapshot())
+    groups = web_menu.build(g.legal_actions(), g.snapshot(), g.ruleset)
     forms = [f for grp in groups for f in grp.forms if f.hidden.get("type") == "redeem"]
     assert len(forms) == 1 and forms[0].actor == "Amy"
     assert forms[0].buttons[0].label == "Redeem a Bear share from the bank (the treasury pays 14)"

@@ -109,7 +109,7 @@ def test_ipo_options_that_are_not_every_price_with_every_charter_are_one_list():
             },
         ],
     }
-    [group] = web_menu.build([item], {})
+    [group] = web_menu.build([item], {}, STARS)
     [radios] = group.forms[0].radios
     assert radios.name == "choice"
     assert [(r.value, r.label) for r in radios.options] == [

@@ -1,4 +1,4 @@
-"""Classic Rolling Stock as a ruleset (assistant/rules/rulesets.py registers it)."""
+"""Classic Rolling Stock as a ruleset record (assistant/rules/registry.py lists it)."""
 
 from __future__ import annotations
 

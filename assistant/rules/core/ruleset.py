@@ -1,4 +1,4 @@
-"""The record of a ruleset: what a game's rules are called, offer and use (see rulesets.py)."""
+"""The record of a ruleset: what a game's rules are called, offer and use (the registry lists them)."""
 
 from __future__ import annotations
 

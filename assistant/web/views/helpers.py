@@ -27,7 +27,7 @@ from flask import Blueprint, abort, g, render_template, request, url_for
 from markupsafe import Markup
 
 from assistant.rules import RuleError, registry
-from assistant.web import get_store, labels
+from assistant.web import get_store
 from assistant.web import helpers_context as hc
 from assistant.web.charts import history_charts
 from assistant.web.views.table import view
@@ -81,7 +81,6 @@ def rules():
             ruleset = registry.get(key)
         except RuleError as err:
             abort(404, description=err.message)
-    labels.use_ruleset(ruleset)
     return render_template("rules.html", groups=hc.rules_groups(ruleset), back=back, ruleset=ruleset)
 
 
@@ -254,7 +253,8 @@ def banker_lines(v, n: int) -> Markup:
 @bp.app_template_global()
 def rule_link(anchor: str | None, gid: str | None = None) -> Markup:
     """A link to the rule a refusal applies, on the rules page (empty without a known rule)."""
-    title = hc.rule_title(anchor)
+    ruleset = registry.get(get_store().get_game(gid).ruleset if gid else registry.DEFAULT)
+    title = hc.rule_title(ruleset, anchor)
     if not title:
         return Markup("")
     return Markup(render_template("helpers/_rule_link.html", anchor=anchor, title=title, gid=gid))

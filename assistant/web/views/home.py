@@ -10,9 +10,9 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from assistant.rules import registry
 from assistant.store import ImportRefused, Refused
 from assistant.web import cards, get_store
-from assistant.web.context import mark_host
 from assistant.web.csrf import is_json_request
 from assistant.web.labels import colors, two_handed_seats
+from assistant.web.seats import mark_host
 
 bp = Blueprint("home", __name__)
 

@@ -7,7 +7,8 @@ from markupsafe import Markup
 
 from assistant.store import NotFound
 from assistant.web import get_store
-from assistant.web.context import VIEW_KEYS, TableView, set_seat
+from assistant.web.context import VIEW_KEYS, TableView
+from assistant.web.seats import set_seat
 
 bp = Blueprint("table", __name__, url_prefix="/games")
 

@@ -1,0 +1,153 @@
+"""The phone's seats: which seat this phone plays (the session cookie), whether it created the game
+or only watches, and what the table view shows about seats (who are you, the join QR code)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from functools import cached_property
+
+from flask import session
+
+from assistant.web import labels, lan, menu
+
+SEATS_KEY = "seats"
+# The seat cookie keeps the most recent seats only: a browser drops a cookie over 4 KB (and with it
+# every seat and the form token), so an unbounded list stops "I am ..." after about 130 games.
+SEATS_MAX = 20
+SEATS_CHARS = 1500  # and never more than this much JSON, whatever the names' lengths
+
+
+def _seats() -> list[tuple[str, str]]:
+    """The phone's seats, oldest first (an older cookie kept a dict: taken over as it is)."""
+    raw = session.get(SEATS_KEY)
+    if isinstance(raw, dict):
+        raw = list(raw.items())
+    out = []
+    for pair in raw if isinstance(raw, list) else []:
+        if isinstance(pair, (list, tuple)) and len(pair) == 2 and all(isinstance(x, str) for x in pair):
+            out.append((pair[0], pair[1]))
+    return out
+
+
+WATCHING_KEY = "watching"  # games this phone just watches (it answered "Who are you?" without a seat)
+HOSTED_KEY = "hosted"  # games this phone created: it shows the join QR code until every seat is taken
+PHONE_KEY = "phone"
+MAX_REMEMBERED = 20
+
+
+def seat_of(gid: str) -> str | None:
+    return next((player for g, player in _seats() if g == gid), None)
+
+
+def _remember(key: str, gid: str, on: bool) -> None:
+    items = [g for g in (session.get(key) or []) if isinstance(g, str) and g != gid]
+    if on:
+        items.append(gid)
+    session[key] = items[-MAX_REMEMBERED:]
+    session.permanent = True
+
+
+def phone_id() -> str:
+    """A random id for this phone (its session), to count the seats taken at a table."""
+    phone = session.get(PHONE_KEY)
+    if not phone:
+        phone = session[PHONE_KEY] = secrets.token_urlsafe(12)
+        session.permanent = True
+    return phone
+
+
+def set_seat(gid: str, player: str | None, store=None) -> None:
+    seats = [(g, p) for g, p in _seats() if g != gid]
+    if player:
+        seats.append((gid, player))
+    seats = seats[-SEATS_MAX:]
+    while len(seats) > 1 and len(json.dumps(seats)) > SEATS_CHARS:
+        seats.pop(0)
+    session[SEATS_KEY] = [list(pair) for pair in seats]
+    _remember(WATCHING_KEY, gid, not player)  # no seat: the phone just watches (a shared table view)
+    session.permanent = True
+    if store is not None:
+        store.take_seat(gid, phone_id(), player)
+
+
+def mark_host(gid: str) -> None:
+    """This phone created the game: it shows the join QR code until every seat is taken."""
+    _remember(HOSTED_KEY, gid, True)
+
+
+class SeatsView:
+    """The seats part of a TableView: this phone's seats, the seats taken, the join link."""
+
+    @cached_property
+    def person_seats(self) -> dict[str, list[str]]:
+        """Two-handed variant: the two seats of each person."""
+        return labels.person_seats(self.info.players, getattr(self.info, "persons", None))
+
+    @cached_property
+    def seat(self) -> str | None:
+        """The player (or, two-handed, the person) this phone plays."""
+        seat = seat_of(self.gid)
+        return seat if seat in self.info.players or seat in self.person_seats else None
+
+    @cached_property
+    def my_seats(self) -> set[str]:
+        if not self.seat:
+            return set()
+        return set(self.person_seats.get(self.seat) or [self.seat])
+
+    @cached_property
+    def my_turn(self) -> bool:
+        if not self.seat or not self.next:
+            return False
+        if self.next.get("player"):
+            return self.next["player"] in self.my_seats
+        return bool(self.my_seats & menu.actors(self.menu))
+
+    @cached_property
+    def join_url(self) -> str:
+        return lan.external_url("table.page", gid=self.gid)
+
+    @cached_property
+    def qr(self):
+        return lan.qr_svg(self.join_url)
+
+    @cached_property
+    def seat_names(self) -> list[str]:
+        """What a phone can be: the persons (two-handed) or the players."""
+        return list(self.person_seats) or list(self.info.players)
+
+    @cached_property
+    def seats_taken(self) -> set[str]:
+        """The players some phone plays (a person covers both of their seats)."""
+        taken = self.store.seats_taken(self.gid)
+        players = set()
+        for name in taken:
+            players.update(self.person_seats.get(name) or [name])
+        return players & set(self.info.players)
+
+    @property
+    def seats_count(self) -> tuple[int, int]:
+        return len(self.seats_taken), len(self.info.players)
+
+    @property
+    def all_seats_taken(self) -> bool:
+        return self.seats_taken >= set(self.info.players)
+
+    @cached_property
+    def is_host(self) -> bool:
+        return self.gid in (session.get(HOSTED_KEY) or [])
+
+    @cached_property
+    def watching(self) -> bool:
+        return not self.seat and self.gid in (session.get(WATCHING_KEY) or [])
+
+    @property
+    def asks_who(self) -> bool:
+        """A phone without a seat that has not said it just watches: ask "Who are you?" first."""
+        return not self.seat and not self.watching and not self.snap.get("game_over")
+
+    @property
+    def shows_join(self) -> bool:
+        """The host's phone shows the QR code large on the Play view until every seat is taken."""
+        return self.is_host and not self.all_seats_taken and not self.snap.get("game_over")
