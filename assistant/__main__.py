@@ -1,4 +1,4 @@
-"""Command line: ``python -m assistant serve|check-db|replay``."""
+"""Command line: ``python -m assistant serve|check-db|replay|score``."""
 
 from __future__ import annotations
 
@@ -25,11 +25,18 @@ def main(argv: list[str] | None = None) -> int:
     replay = sub.add_parser("replay", help="replay a table transcript, printing checkpoints as JSON lines")
     replay.add_argument("file")
 
+    score = sub.add_parser("score", help="the final scores of a game played on paper (a score-check file)")
+    score.add_argument("file")
+
     args = parser.parse_args(argv)
     if args.command == "replay":
         from assistant.replay import main as replay_main
 
         return replay_main(args.file)
+    if args.command == "score":
+        from assistant.score import main as score_main
+
+        return score_main(args.file)
     if args.command == "check-db":
         from assistant.dbcheck import main as check_main
 

@@ -10,6 +10,7 @@ import json
 import sys
 
 from .rules import RuleError, registry
+from .rules.core import position
 
 FORMAT = "rss-table-transcript"
 
@@ -34,8 +35,13 @@ def check_header(data) -> None:
 
 
 def new_game(data: dict):
-    """The engine game of the transcript's ruleset (``game``: rolling-stock-stars, rolling-stock-v2.2, ...)."""
+    """The engine game of the transcript's ruleset (``game``: rolling-stock-stars, rolling-stock-v2.2, ...),
+    at its start or, for a transcript with a ``position`` (FORMAT-position.md), where the table resumed."""
     ruleset = registry.get(data.get("game", registry.DEFAULT))
+    if data.get("position") is not None:
+        return position.resume(
+            ruleset, data["players"], data.get("options") or [], data["position"], persons=data.get("persons")
+        )
     return ruleset.create(
         data["players"], data.get("options") or [], deck=data.get("deck"), persons=data.get("persons")
     )

@@ -78,6 +78,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         self.price_holder: dict[int, str] = {}  # share price card -> corporation (the top card may be shared)
         # the deck: company cards left per colour, what has been seen, and the end card
         self.seen: set[str] = set()
+        self.history_known = True  # False for a game resumed from a position (core/position.py)
         self._configure(options, deck, persons)
         self.end_flipped = False
         self.available: list[str] = []
@@ -460,10 +461,14 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             out[name] = total
         return out
 
+    def ranking(self, scores: dict[str, int]) -> list[str]:
+        """Players by score, best first; a tie goes to the player earlier in (the final) player order."""
+        return sorted(self.order, key=lambda p: (-scores[p], self.order.index(p)))
+
     def _finish_game(self) -> None:
         self.game_over = True
         scores = self.scores()
-        ranking = sorted(self.order, key=lambda p: (-scores[p], self.order.index(p)))
+        ranking = self.ranking(scores)
         self.final = {"scores": scores, "ranking": ranking}
         if self.two_handed:
             initial = list(self.players)  # seats in initial player order

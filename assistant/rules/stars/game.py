@@ -89,14 +89,14 @@ class StarsGame(Game):
         it when it has not been drawn yet."""
         unseen = super().reveal_choices()
         color = self.top_color()
-        if self.open_deck is None and color is not None:
+        if self.open_deck is None and color is not None and self.history_known:
             highest = self.cards.highest_of_color[color]
             if self.deck_left[color] == 1 and highest not in self.seen:
                 return [highest]
         return unseen
 
     def reveal_refusal(self, company: str, color: str) -> str:
-        if self.open_deck is not None:
+        if self.open_deck is not None or not self.history_known:
             return super().reveal_refusal(company, color)
         highest = self.cards.highest_of_color[color]
         return (
