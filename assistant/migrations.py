@@ -10,7 +10,9 @@ the same steps under the same names (``MIGRATION_NAMES``).
 2. ``two_handed_persons`` — ``games.persons``, the two persons of the two-handed variant;
 3. ``games_name_their_ruleset`` — ``games.game``, the ruleset's key; games stored before rulesets
    existed were Rolling Stock Stars games, and are now said to be, explicitly;
-4. ``seats`` — which phone took which seat (presentation only, not part of the log).
+4. ``seats`` — which phone took which seat (presentation only, not part of the log);
+5. ``games_resume_from_a_position`` — ``games.position``: the table as it lay when a game that
+   did not start with the assistant resumed (FORMAT-position.md); NULL for a game from its start.
 """
 
 from __future__ import annotations
@@ -61,7 +63,19 @@ def seats(db: sqlite_utils.Database) -> None:
         db["seats"].create({"game_id": str, "phone": str, "player": str}, pk=("game_id", "phone"))
 
 
-MIGRATION_NAMES = ("games_and_events", "two_handed_persons", "games_name_their_ruleset", "seats")
+@migrations(name="games_resume_from_a_position")
+def games_resume_from_a_position(db: sqlite_utils.Database) -> None:
+    if "position" not in db["games"].columns_dict:
+        db["games"].add_column("position", str)
+
+
+MIGRATION_NAMES = (
+    "games_and_events",
+    "two_handed_persons",
+    "games_name_their_ruleset",
+    "seats",
+    "games_resume_from_a_position",
+)
 
 
 def pending(db: sqlite_utils.Database) -> list[str]:

@@ -28,7 +28,7 @@ import sqlite_utils
 from assistant import migrations, transcript
 from assistant.names import check_names
 from assistant.rules import RuleError, registry
-from assistant.rules.core import events
+from assistant.rules.core import events, position
 from assistant.rules.core.game import Game
 
 UNDO = events.UNDO
@@ -94,6 +94,14 @@ class GameInfo:
     created: str
     persons: list | None  # two-handed variant: the persons [A, B] behind the 4 seats
     ruleset: str  # the key of the game's ruleset (registry.RULESETS)
+    position: dict | None = None  # a game resumed from the table as it lay (its first entry), else None
+
+    def start(self) -> Game:
+        """The engine game before the first event: the set-up, or the position it resumed from."""
+        ruleset = registry.get(self.ruleset)
+        if self.position is not None:
+            return position.resume(ruleset, self.players, self.options, self.position, persons=self.persons)
+        return ruleset.create(self.players, self.options, deck=self.deck, persons=self.persons)
 
 
 @dataclass(frozen=True)
@@ -217,8 +225,9 @@ class Store:
             db["games"].insert(self._game_record(gid, players, options, deck, persons, ruleset))
         return gid
 
-    def _game_record(self, gid, players, options, deck, persons, ruleset) -> dict:
+    def _game_record(self, gid, players, options, deck, persons, ruleset, start=None) -> dict:
         return {
+            "position": None if start is None else json.dumps(start),
             "game": ruleset,
             "id": gid,
             "players": json.dumps(list(players)),
@@ -269,6 +278,7 @@ class Store:
             created=r["created"],
             persons=_stored_json(r["persons"]) if r.get("persons") else None,
             ruleset=r["game"],
+            position=_stored_json(r["position"]) if r.get("position") else None,
         )
         with self._cache_lock:
             self._info[gid] = info
@@ -423,8 +433,10 @@ class Store:
     @staticmethod
     def _replay(info: GameInfo, events: list[dict]) -> Game:
         try:
-            ruleset = registry.get(info.ruleset)
-            return ruleset.replay(info.players, info.options, events, deck=info.deck, persons=info.persons)
+            game = info.start()
+            for event in events:
+                game.apply(event)
+            return game
         except RuleError as err:  # e.g. the stored log of an older version of the rules
             raise Unreplayable(f"the rules engine refuses the stored events of this game: {err.message}") from err
 
@@ -474,7 +486,10 @@ class Store:
             walk.append((node, child, None if known else row.event))
             node = child
         # pass 2: one replay of the prefix; the states where new events are applied
-        game = self._new_engine_game(info.players, info.options, info.deck, info.persons, info.ruleset)
+        try:
+            game = info.start()
+        except RuleError as err:
+            raise Unreplayable(f"the rules engine refuses this game's position: {err.message}") from err
         try:
             for node, event in zip(chain, prefix, strict=False):
                 if node.fresh_children:
@@ -518,6 +533,7 @@ class Store:
             f"exported by the Rolling Stock table assistant; game created {info.created}",
             persons=info.persons,
             game=info.ruleset,
+            position=info.position,
         )
 
     def import_transcript(self, data) -> str:
@@ -526,13 +542,19 @@ class Store:
             players, options, deck, events = transcript.read_header(data)
             persons = transcript.read_persons(data)
             ruleset = transcript.read_game(data).key
+            start = transcript.read_position(data)
         except transcript.TranscriptError as err:
             raise ImportRefused(err.message) from err
         self._check_setup(players, persons, ImportRefused)
         try:
-            game = self._new_engine_game(players, options, deck, persons, ruleset)
+            if start is None:
+                game = self._new_engine_game(players, options, deck, persons, ruleset)
+            else:
+                game = position.resume(registry.get(ruleset), players, options, start, persons=persons)
         except Refused as err:
             raise ImportRefused(err.message) from err
+        except RuleError as err:
+            raise ImportRefused(f"the position cannot be: {err.message}") from err
         accepted: list[dict] = []
         for index, event in enumerate(events):
             if not isinstance(event, dict) or not isinstance(event.get("type"), str):
@@ -554,7 +576,7 @@ class Store:
         db = self._db()
         created = _now()
         with _immediate(db.conn):
-            db["games"].insert(self._game_record(gid, players, options, deck, persons, ruleset))
+            db["games"].insert(self._game_record(gid, players, options, deck, persons, ruleset, start))
             db["events"].insert_all(
                 {"game_id": gid, "seq": i + 1, "event": json.dumps(e), "token": None, "created": created}
                 for i, e in enumerate(accepted)

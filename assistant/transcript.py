@@ -23,6 +23,7 @@ def build(
     description: str,
     persons: list | None = None,
     game: str = GAME_NAME,
+    position: dict | None = None,
 ) -> dict:
     out = {
         "format": FORMAT,
@@ -31,8 +32,10 @@ def build(
         "players": list(players),
         "options": list(options),
         "source": {"description": description, "notes": [], "warnings": []},
-        "events": list(events),
     }
+    if position is not None:
+        out["position"] = position  # FORMAT-position.md: the table as it lay when the game resumed
+    out["events"] = list(events)
     if deck is not None:
         out["deck"] = list(deck)  # the open companies variant: which companies are in the deck
     if persons:
@@ -58,6 +61,16 @@ def read_persons(data) -> list | None:
     ):
         raise TranscriptError("persons must be a list of two different names")
     return persons
+
+
+def read_position(data) -> dict | None:
+    """The position a resumed game starts from (FORMAT-position.md), or None."""
+    pos = data.get("position") if isinstance(data, dict) else None
+    if pos is None:
+        return None
+    if not isinstance(pos, dict) or not isinstance(pos.get("state"), dict):
+        raise TranscriptError("a position needs the state of the table (position.state)")
+    return pos
 
 
 def read_game(data) -> registry.Ruleset:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 
-from . import events
+from . import events, position
 from .compute import corporation_income, private_income
 from .entities import Corporation, ForeignInvestor, Player
 from .errors import RuleError
@@ -79,6 +79,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         # the deck: company cards left per colour, what has been seen, and the end card
         self.seen: set[str] = set()
         self.history_known = True  # False for a game resumed from a position (core/position.py)
+        self.resumed_from: dict | None = None  # the position it resumed from (its first entry), if any
         self._configure(options, deck, persons)
         self.end_flipped = False
         self.available: list[str] = []
@@ -181,12 +182,28 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             game.apply(ev)
         return game
 
+    def fresh(self) -> Game:
+        """A new game as this one started: its set-up, or the position it resumed from."""
+        if self.resumed_from is not None:
+            return position.resume(self.ruleset, list(self.players), self.options, self.resumed_from, self.persons)
+        return self.ruleset.create(
+            list(self.players),
+            self.options,
+            deck=sorted(self.open_deck) if self.open_deck is not None else None,
+            persons=self.persons,
+        )
+
     def clone(self) -> Game:
         """An independent copy of the state (without the records), for previews.
 
         The records are left out through deepcopy's memo, so this game is never touched: other
         threads may read it meanwhile."""
-        memo = {id(self.events): [], id(self.journal): [], id(self.on_phase_end): None}
+        memo = {
+            id(self.events): [],
+            id(self.journal): [],
+            id(self.on_phase_end): None,
+            id(self.resumed_from): self.resumed_from,
+        }
         return copy.deepcopy(self, memo)
 
     def fork(self) -> Game:
@@ -195,7 +212,12 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         The records only ever grow and their entries are never changed, so the copy gets new
         lists holding the same entries (deep-copying every journal entry is ten times slower
         late in a game).  This game is never touched."""
-        memo = {id(self.events): list(self.events), id(self.journal): list(self.journal), id(self.on_phase_end): None}
+        memo = {
+            id(self.events): list(self.events),
+            id(self.journal): list(self.journal),
+            id(self.on_phase_end): None,
+            id(self.resumed_from): self.resumed_from,  # never changed: shared, not copied
+        }
         return copy.deepcopy(self, memo)
 
     def preview(self, event: dict) -> Game:

@@ -20,12 +20,7 @@ def history(game) -> dict:
     ``labels`` (``"start"``, ``"1"``, ``"2"``, …, then ``"now"`` or ``"end"``).  Players in their
     initial order, corporations in the order they were founded.  ``game`` (of any ruleset) is
     not touched."""
-    replay = game.ruleset.create(
-        list(game.players),
-        game.options,
-        deck=sorted(game.open_deck) if game.open_deck is not None else None,
-        persons=game.persons,
-    )
+    replay = game.fresh()
     points = [{"label": "start", "turn": 0, **_figures(replay)}]
     # the figures after the latest phase that ended, per turn: after a turn's last phase they
     # are the figures at the end of that turn (whatever number of phases the ruleset has)

@@ -207,6 +207,7 @@ def resume(ruleset, players, options, position: dict, persons=None):
     _deck(game, position.get("deck"), state)
     game.end_flipped = bool(state.get("end_card_flipped"))
     game.history_known = False  # deductions from the game's history (the highest card last) do not apply
+    game.resumed_from = position
     game.pending_reveals = 0
     game.setup = False
     game.turn = turn + 1
