@@ -1,4 +1,4 @@
-"""Command line: ``python -m assistant serve|check-db|replay|score``."""
+"""Command line: ``python -m assistant serve|check-db|copy-db|replay|score``."""
 
 from __future__ import annotations
 
@@ -13,17 +13,23 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="run the table app (production WSGI server)")
     serve.add_argument("--host", default=None, help="address to listen on (default 0.0.0.0, or $RSS_HOST)")
     serve.add_argument("--port", type=int, default=None, help="port (default 5000, or $RSS_PORT)")
-    serve.add_argument("--db", default=None, help="SQLite file (default: instance folder, or $RSS_DB)")
+    serve.add_argument(
+        "--db", default=None, help="SQLite file or postgresql:// URL (default: instance folder, or $RSS_DB)"
+    )
     serve.add_argument(
         "--workers", type=int, default=None, help="worker processes (default: CPUs, at most 4, or $RSS_WORKERS)"
     )
     serve.add_argument("--threads", type=int, default=None, help="threads per worker (default 4, or $RSS_THREADS)")
 
     check = sub.add_parser("check-db", help="check the database file's integrity (exit code 0: whole)")
-    check.add_argument("--db", default=None, help="SQLite file (default: the one serve uses, or $RSS_DB)")
+    check.add_argument("--db", default=None, help="SQLite file or postgresql:// URL (default: the one serve uses)")
 
     replay = sub.add_parser("replay", help="replay a table transcript, printing checkpoints as JSON lines")
     replay.add_argument("file")
+
+    copy = sub.add_parser("copy-db", help="copy every game to another store (e.g. PostgreSQL) and check the exports")
+    copy.add_argument("--from", dest="source", required=True)
+    copy.add_argument("--to", dest="target", required=True)
 
     score = sub.add_parser("score", help="the final scores of a game played on paper (a score-check file)")
     score.add_argument("file")
@@ -33,6 +39,10 @@ def main(argv: list[str] | None = None) -> int:
         from assistant.replay import main as replay_main
 
         return replay_main(args.file)
+    if args.command == "copy-db":
+        from assistant.copydb import main as copy_main
+
+        return copy_main(["--from", args.source, "--to", args.target])
     if args.command == "score":
         from assistant.score import main as score_main
 

@@ -24,6 +24,8 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 
+from assistant import dburl
+
 SECRET_KEY_FILE = "secret_key"  # assistant.web.secret.KEY_FILE: its presence marks a used instance folder
 TABLES = {"games", "events"}
 MAX_PROBLEMS = 10  # lines of integrity_check output shown
@@ -169,8 +171,50 @@ def games_expected(path: str, instance_path: str | None, named: bool) -> bool:
     return bool(instance_path) and os.path.exists(os.path.join(instance_path, SECRET_KEY_FILE))
 
 
+def inspect_postgres(url: str) -> Report:
+    """PostgreSQL's counterpart of ``inspect``: the server answers, and every stored row reads back.
+
+    PostgreSQL checks its own pages (and recovers from a crash by itself); what is ours to check is
+    that the store's tables are there or can be made, and that no stored row is garbage.  The empty
+    file and the replaced file of SQLite have no counterpart: a database is not a file."""
+    import psycopg
+
+    report = Report(path=dburl.redacted(url), exists=True)
+    started = time.monotonic()
+    try:
+        with psycopg.connect(url, connect_timeout=10) as conn:
+            tables = {r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+            if TABLES <= tables:
+                report.games = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+                report.events = 0
+                with conn.cursor(name="rows") as cur:  # a server-side cursor: big logs stream
+                    cur.execute("SELECT game_id, seq, event FROM events")
+                    for gid, seq, text in cur:
+                        report.events += 1
+                        try:
+                            json.loads(text)
+                        except ValueError:
+                            if len(report.problems) < MAX_PROBLEMS:
+                                report.problems.append(f"event {seq} of game {gid} is not readable")
+            else:
+                report.games, report.events = 0, 0  # a new database: the tables are made at start
+    except psycopg.Error as err:
+        report.problems.append(f"PostgreSQL cannot be used: {str(err).strip() or type(err).__name__}")
+    report.seconds = time.monotonic() - started
+    return report
+
+
 def check_before_start(path: str, instance_path: str | None = None, named: bool = False) -> Report:
     """The start check of ``serve``: the report, or DamagedDatabase with what to do."""
+    if dburl.is_postgres(path):
+        report = inspect_postgres(path)
+        if report.problems:
+            raise DamagedDatabase(
+                f"The database {report.path} cannot be used: {'; '.join(report.problems[:2])}. "
+                "The server does not start on it. Check that PostgreSQL is running and the URL is right "
+                "(README: 'Beyond one machine: PostgreSQL')."
+            )
+        return report
     report = inspect(path)
     if report.problems:
         detail = "; ".join(report.problems[:2]) + (" (and more)" if len(report.problems) > 2 else "")
@@ -206,6 +250,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default=None, help="SQLite file (default: the one serve uses)")
     args = parser.parse_args(argv)
     path = default_path(args.db)
+    if dburl.is_postgres(path):
+        report = inspect_postgres(path)
+        if report.problems:
+            print(f"DAMAGED: {report.path}")
+            for problem in report.problems:
+                print(f"  {problem}")
+            return 1
+        print(f"OK: {report.summary()}")
+        return 0
     report = inspect(path)
     if not report.exists:
         print(f"No database file at {path}.")

@@ -1,16 +1,19 @@
-"""Persistence of games: one SQLite file (WAL), an append-only event log per game.
+"""Persistence of games: an append-only event log per game, in SQLite (one file, the default) or
+PostgreSQL (several app servers on one database); the tables are in ``assistant/backends/``.
 
 * ``games``: id (>= 128 random bits), players, options, deck, persons (JSON; persons: the two
   persons of the two-handed variant, else NULL), created, game (the ruleset's key, see
-  ``assistant.rules.rulesets``; NULL in databases from before registry: Rolling Stock Stars).
+  ``assistant.rules.registry``), position (a resumed game's first entry, else NULL).
   The options hold the variants, or the game type (classic: ``["short"]``).
 * ``events``: (game_id, seq) primary key, the event JSON, an optional idempotency
   token (unique per game), created.  Undo is an event too (``{"type": "undo"}``):
   it takes back the latest event still in effect.  ``seq`` of a game = number of log
   rows (undo rows included); a row's ``seq`` is its 1-based position.
+* the schema grows by named migrations (``assistant/migrations.py``; the same names in PostgreSQL).
 
-The state of a game is ``Game.replay`` of its effective events, cached per Store
-instance and keyed by (game_id, seq).
+The state of a game is the replay of its effective events from its start (``GameInfo.start``),
+cached per Store instance and keyed by (game_id, seq); a cache never trusts itself past the seq the
+tables say, so changes written by another process or server are caught up.
 """
 
 from __future__ import annotations
@@ -23,9 +26,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-import sqlite_utils
-
-from assistant import migrations, transcript
+from assistant import dburl, transcript
+from assistant.backends.sqlite import SQLiteTables
 from assistant.names import check_names
 from assistant.rules import RuleError, registry
 from assistant.rules.core import events, position
@@ -35,11 +37,6 @@ UNDO = events.UNDO
 CACHE_SIZE = 256  # games whose state is kept in memory (a late-game state is a few hundred kB)
 INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
 TOKEN_MAX = 200
-# Durability of an acknowledged event: with WAL, synchronous=NORMAL survives a process crash (kill -9)
-# but may lose the last commits on power loss; FULL also fsyncs the WAL at every commit, so an event
-# the table saw accepted survives a laptop whose battery dies.  Events come a few per minute per table,
-# so the extra fsync per accepted event costs nothing noticeable (see benchmarks/load.py).
-SYNCHRONOUS = "FULL"
 
 
 class StoreError(Exception):
@@ -173,37 +170,21 @@ class Store:
     """All access to the database; one instance per app (it owns the state cache)."""
 
     def __init__(self, path: str):
-        self.path = str(path)
-        self._local = threading.local()
+        """``path``: an SQLite file, or a ``postgresql://`` URL (assistant/dburl.py)."""
+        self.path = dburl.check(str(path))
+        self.tables = tables_for(self.path)
         # gid -> (seq, Game): the state after the first seq log rows; never changed once cached
         self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._info: OrderedDict[str, GameInfo] = OrderedDict()  # game headers never change
-        self._write_lock = threading.Lock()  # one writing thread of this process at a time
-        self._init_schema()
+        self.tables.migrate()
 
-    # -- connections -------------------------------------------------------------
-    def _db(self) -> sqlite_utils.Database:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            conn.execute("PRAGMA busy_timeout = 30000")
-            conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")  # per connection, see SYNCHRONOUS
-            db = sqlite_utils.Database(conn)
-            self._local.db = db
-        return db
-
-    def _init_schema(self) -> None:
-        db = self._db()
-        db.enable_wal()
-        migrations.apply(db)  # the schema, step by step (assistant/migrations.py)
+    @property
+    def kind(self) -> str:
+        return self.tables.kind
 
     def close(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.conn.close()
-            self._local.db = None
+        self.tables.close()
 
     # -- games -------------------------------------------------------------------
     def create_game(
@@ -220,9 +201,7 @@ class Store:
         self._check_setup(players, persons, Refused)
         self._new_engine_game(players, options, deck, persons, ruleset)
         gid = new_game_id()
-        db = self._db()
-        with _immediate(db.conn):
-            db["games"].insert(self._game_record(gid, players, options, deck, persons, ruleset))
+        self.tables.insert_game(self._game_record(gid, players, options, deck, persons, ruleset))
         return gid
 
     def _game_record(self, gid, players, options, deck, persons, ruleset, start=None) -> dict:
@@ -264,10 +243,9 @@ class Store:
             info = self._info.get(gid)
         if info is not None:
             return info
-        rows = list(self._db().query("SELECT * FROM games WHERE id = ?", [gid]))
-        if not rows:
+        r = self.tables.game_row(gid)
+        if r is None:
             raise NotFound("no such game")  # not remembered: the game may be created later
-        r = rows[0]
         if not r.get("game"):  # every game names its ruleset (migration games_name_their_ruleset)
             raise sqlite3.DatabaseError("database disk image is malformed: a stored game names no ruleset")
         info = GameInfo(
@@ -296,33 +274,20 @@ class Store:
     # -- seats taken by phones (presentation only: the log never depends on them) --
     def take_seat(self, gid: str, phone: str, player: str | None) -> None:
         """Record that ``phone`` plays ``player`` in game ``gid`` (None: the phone has no seat)."""
-        db = self._db()
-        with _immediate(db.conn):
-            db.execute("DELETE FROM seats WHERE game_id = ? AND phone = ?", [gid, phone])
-            if player:
-                db["seats"].insert({"game_id": gid, "phone": phone, "player": player})
+        self.tables.take_seat(gid, phone, player)
 
     def seats_taken(self, gid: str) -> set[str]:
         """The seats (players or, two-handed, persons) some phone has taken."""
-        rows = self._db().execute("SELECT DISTINCT player FROM seats WHERE game_id = ?", [gid]).fetchall()
-        return {r[0] for r in rows}
+        return self.tables.seats_taken(gid)
 
     # -- events ------------------------------------------------------------------
     def rows(self, gid: str, after: int = 0) -> list[Row]:
-        return self._rows(self._db(), gid, after)
-
-    @staticmethod
-    def _rows(db, gid, after=0) -> list[Row]:
-        q = "SELECT seq, event, token, created FROM events WHERE game_id = ? AND seq > ? ORDER BY seq"
-        return [Row(r["seq"], _stored_json(r["event"]), r["token"], r["created"]) for r in db.query(q, [gid, after])]
+        return [
+            Row(seq, _stored_json(event), token, created) for seq, event, token, created in self.tables.rows(gid, after)
+        ]
 
     def seq(self, gid: str) -> int:
-        return self._seq(self._db(), gid)
-
-    @staticmethod
-    def _seq(db, gid) -> int:
-        # seqs are 1..n without gaps, so the highest is the count: one primary-key index lookup
-        return db.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", [gid]).fetchone()[0]
+        return self.tables.seq(gid)
 
     def events(self, gid: str) -> list[dict]:
         """The effective engine events (undo applied)."""
@@ -332,25 +297,24 @@ class Store:
     def state(self, gid: str) -> tuple[int, Game]:
         """(seq, Game) of the game now.  Treat the Game as read-only."""
         info = self.get_game(gid)
-        db = self._db()
-        seq = self._seq(db, gid)
+        seq = self.tables.seq(gid)
         with self._cache_lock:
             hit = self._cache.get(gid)
         if hit is not None and hit[0] == seq:
             self._cache_get(gid, seq)  # mark as recently used
             return seq, hit[1]
         if hit is not None and hit[0] < seq:  # rows written elsewhere: apply just those
-            caught_up = self._catch_up(db, gid, *hit)
+            caught_up = self._catch_up(gid, *hit)
             if caught_up is not None:
                 return caught_up
-        rows = self._rows(db, gid)
+        rows = self.rows(gid)
         game = self._replay(info, effective_events(rows))
         self._cache_put(gid, len(rows), game)
         return len(rows), game
 
-    def _catch_up(self, db, gid: str, seq: int, game: Game) -> tuple[int, Game] | None:
+    def _catch_up(self, gid: str, seq: int, game: Game) -> tuple[int, Game] | None:
         """The cached state moved forward by the rows after ``seq`` (None if one of them is an undo)."""
-        rows = self._rows(db, gid, seq)
+        rows = self.rows(gid, seq)
         if any(r.event.get("type") == UNDO for r in rows) or [r.seq for r in rows] != list(
             range(seq + 1, seq + 1 + len(rows))
         ):
@@ -370,60 +334,41 @@ class Store:
         Raises Stale, Refused or NotFound.  A token already used returns the seq that
         its event produced, without writing anything (idempotent retries).
 
-        The new state is worked out before the write lock is taken (the state at a seq is fixed
-        by the log), so the lock is held only to check the token and the seq and insert the row;
-        threads of this process queue on a lock of their own rather than in SQLite's busy wait.
+        The new state is worked out first (the state at a seq is fixed by the log); the write then
+        checks the token and the seq again and inserts the row in one transaction of the tables
+        (SQLite: BEGIN IMMEDIATE; PostgreSQL: the (game, seq) primary key), so of two posts at the
+        same seq, from any thread, process or server, exactly one is written.
         """
         event = normalise_event(event)
         check_token(token)
         info = self.get_game(gid)
-        prepared = self._prepare(gid, expected_seq, event)
-        db = self._db()
-        with self._write_lock, _immediate(db.conn):
-            if token is not None:
-                earlier = list(db.query("SELECT seq FROM events WHERE game_id = ? AND token = ?", [gid, token]))
-                if earlier:
-                    return earlier[0]["seq"]
-            current = self._seq(db, gid)
-            if expected_seq != current:
-                raise Stale(expected_seq, current)
-            game = prepared if prepared is not None else self._next_state(db, info, current, event)
-            db["events"].insert(
-                {"game_id": gid, "seq": current + 1, "event": json.dumps(event), "token": token, "created": _now()}
-            )
-        self._cache_put(gid, current + 1, game)
-        return current + 1
+        if token is not None:
+            earlier = self.tables.token_seq(gid, token)
+            if earlier is not None:
+                return earlier
+        current = self.tables.seq(gid)
+        if expected_seq != current:
+            raise Stale(expected_seq, current)
+        game = self._next_state(info, current, event)
+        status, seq = self.tables.append(gid, expected_seq, json.dumps(event), token, _now())
+        if status == "token":
+            return seq
+        if status == "stale":
+            raise Stale(expected_seq, seq)
+        self._cache_put(gid, seq, game)
+        return seq
 
-    def _prepare(self, gid: str, expected_seq: int, event: dict) -> Game | None:
-        """The state after ``event`` if ``expected_seq`` is current now (None: let the locked path decide)."""
+    def _next_state(self, info: GameInfo, current: int, event: dict) -> Game:
+        """The state after ``event`` entered at seq ``current`` (Refused if the rules refuse it)."""
         if event["type"] == UNDO:
-            return None
-        try:
-            seq, game = self.state(gid)
-        except StoreError:
-            return None
-        if seq != expected_seq:
-            return None
-        game = game.fork()
-        try:
-            game.apply(event)
-        except RuleError:
-            return None  # refused: the locked path says so, after the token and seq checks
-        return game
-
-    def _next_state(self, db, info: GameInfo, current: int, event: dict) -> Game:
-        if event["type"] == UNDO:
-            effective = effective_events(self._rows(db, info.id))
+            effective = effective_events(self.rows(info.id)[:current])
             if not effective:
                 raise Refused("there is nothing to undo")
             return self._replay(info, effective[:-1])
-        with self._cache_lock:
-            hit = self._cache.get(info.id)
-        if hit is not None and hit[0] < current:  # rows another process wrote: apply just those
-            hit = self._catch_up(db, info.id, *hit)
-        game = hit[1].fork() if hit is not None and hit[0] == current else None
-        if game is None:
-            game = self._replay(info, effective_events(self._rows(db, info.id)))
+        seq, game = self.state(info.id)
+        if seq != current:  # written meanwhile
+            raise Stale(current, seq)
+        game = game.fork()
         try:
             game.apply(event)
         except RuleError as err:
@@ -444,7 +389,7 @@ class Store:
     def changes_since(self, gid: str, seq: int, limit: int = 20) -> list[str]:
         """Journal texts of the log rows after ``seq`` (what a stale view missed)."""
         info = self.get_game(gid)
-        rows = self._rows(self._db(), gid)
+        rows = self.rows(gid)
         seq = max(0, min(seq, len(rows)))
         effective = effective_events(rows[:seq])
         if not any(r.event.get("type") == UNDO for r in rows[seq:]):
@@ -573,14 +518,14 @@ class Store:
                 raise ImportRefused(err.message, index) from err
             accepted.append(event)
         gid = new_game_id()
-        db = self._db()
         created = _now()
-        with _immediate(db.conn):
-            db["games"].insert(self._game_record(gid, players, options, deck, persons, ruleset, start))
-            db["events"].insert_all(
+        self.tables.insert_game(
+            self._game_record(gid, players, options, deck, persons, ruleset, start),
+            [
                 {"game_id": gid, "seq": i + 1, "event": json.dumps(e), "token": None, "created": created}
                 for i, e in enumerate(accepted)
-            )
+            ],
+        )
         self._cache_put(gid, len(accepted), game)
         return gid
 
@@ -626,6 +571,15 @@ class _Node:
         return node
 
 
+def tables_for(target: str):
+    """The tables of the store ``target`` names: PostgreSQL for a postgresql:// URL, else an SQLite file."""
+    if dburl.is_postgres(target):
+        from assistant.backends.postgres import PostgresTables  # psycopg: installed with the postgresql extra
+
+        return PostgresTables(target)
+    return SQLiteTables(target)
+
+
 def _stored_json(text: str):
     """A JSON column as stored; garbage inside a row (which SQLite's own check cannot see) is damage."""
     try:
@@ -638,18 +592,3 @@ def _entry_text(entry: dict) -> str:
     text = str(entry.get("text", ""))
     auto = [str(a) for a in entry.get("auto") or []]
     return text + (" (then: " + "; ".join(auto) + ")" if auto else "")
-
-
-class _immediate:
-    """``with _immediate(conn):`` one write transaction taken with BEGIN IMMEDIATE."""
-
-    def __init__(self, conn: sqlite3.Connection):
-        self.conn = conn
-
-    def __enter__(self):
-        self.conn.execute("BEGIN IMMEDIATE")
-        return self.conn
-
-    def __exit__(self, exc_type, exc, tb):
-        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
-        return False

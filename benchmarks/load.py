@@ -430,7 +430,7 @@ class Table:
         # phones open the page over the warm-up (not all in the same second), then poll
         await asyncio.sleep(self.rng.uniform(0, max(sim.args.poll, warmup_of(sim.args) - 2)))
         path = f"/games/{self.gid}"
-        page = PageModel(f"http://{sim.host}:{sim.port}{path}")
+        page = PageModel(f"http://{phone.host}:{phone.port}{path}")
         t0 = time.perf_counter()
         status, headers, body = await phone.request("GET", path, headers={**BROWSER, **NAVIGATE})
         stats.add("page", time.perf_counter() - t0)
@@ -595,16 +595,27 @@ def rss_mb(pid: int | None) -> float | None:
 
 
 class Sim:
-    def __init__(self, args, host: str, port: int, transcript: dict, pid: int | None = None):
-        self.args, self.host, self.port, self.pid = args, host, port, pid
+    def __init__(self, args, host: str, port, transcript: dict, pid=None):
+        """``port``: one server's port, or the ports of several servers on one database (a table's
+        phones are spread over them, as a load balancer would); ``pid``: the process (or processes,
+        the database's included) whose CPU and memory are the server's."""
+        self.args, self.host = args, host
+        self.ports = list(port) if isinstance(port, (list, tuple)) else [port]
+        self.pids = [p for p in (pid if isinstance(pid, (list, tuple)) else [pid]) if p is not None]
         self.header = {k: v for k, v in transcript.items() if k != "events"}
         self.events = [e for e in transcript["events"] if e.get("type") != "expect" and not e.get("reject")]
         self.stats = Stats()
 
+    def cpu(self) -> float | None:
+        if not self.pids:
+            return None
+        return sum(cpu_seconds(p) or 0.0 for p in self.pids)
+
     async def run(self) -> dict:
         args = self.args
         tables = [Table(self, n) for n in range(args.tables)]
-        phones = {t.n: [Phone(self.host, self.port) for _ in range(args.phones)] for t in tables}
+        ports = self.ports
+        phones = {t.n: [Phone(self.host, ports[(t.n + j) % len(ports)]) for j in range(args.phones)] for t in tables}
         for t in tables:  # set-up, not measured
             await t.start(phones[t.n][0])
         warm = time.monotonic() + warmup_of(args)
@@ -617,13 +628,13 @@ class Sim:
         async def measure():
             await asyncio.sleep(max(0.0, warm - time.monotonic()))
             self.stats.recording = True
-            cpu0, own0 = cpu_seconds(self.pid), time.process_time()
+            cpu0, own0 = self.cpu(), time.process_time()
             await asyncio.sleep(max(0.0, deadline - time.monotonic()))
             self.stats.recording = False
-            cpu1, own1 = cpu_seconds(self.pid), time.process_time()
+            cpu1, own1 = self.cpu(), time.process_time()
             if cpu0 is not None and cpu1 is not None:
                 machine["server_cpu_pct"] = 100 * (cpu1 - cpu0) / args.seconds
-                machine["server_rss_mb"] = rss_mb(self.pid)
+                machine["server_rss_mb"] = sum(rss_mb(p) or 0 for p in self.pids)
             machine["client_cpu_pct"] = 100 * (own1 - own0) / args.seconds
             machine["loadavg_1min"] = os.getloadavg()[0]
 
@@ -643,7 +654,7 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    def __init__(self, workdir: Path, nice: int = 0, workers: int | None = None, threads=None, server=None):
+    def __init__(self, workdir: Path, nice: int = 0, workers: int | None = None, threads=None, server=None, db=None):
         self.port = free_port()
         env = dict(os.environ, RSS_SECRET_KEY="load-test", PYTHONPATH=str(ROOT), RSS_INSTANCE=str(workdir / "inst"))
         if server:
@@ -658,11 +669,11 @@ class ServerProcess:
             "--port",
             str(self.port),
             "--db",
-            str(workdir / "load.sqlite3"),
+            db or str(workdir / "load.sqlite3"),
         ]
         cmd += ["--workers", str(workers)] if workers else []
         cmd += ["--threads", str(threads)] if threads else []
-        self.log = open(workdir / "server.log", "w")
+        self.log = open(workdir / f"server-{self.port}.log", "w")
         self.proc = subprocess.Popen(cmd, cwd=workdir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         if nice:
             os.setpriority(os.PRIO_PROCESS, self.proc.pid, nice)
@@ -692,6 +703,8 @@ def run_once(args, transcript: dict) -> dict:
     if args.url:
         host, port = args.url.removeprefix("http://").rstrip("/").split(":")
         return asyncio.run(Sim(args, host, int(port), transcript).run())
+    if args.postgres:
+        return run_on_postgres(args, transcript)
     with tempfile.TemporaryDirectory(prefix="rss-load-") as tmp:
         server = ServerProcess(Path(tmp), args.nice, args.workers, args.threads, args.server)
         try:
@@ -700,12 +713,39 @@ def run_once(args, transcript: dict) -> dict:
             server.stop()
 
 
+def run_on_postgres(args, transcript: dict) -> dict:
+    """``args.postgres`` app servers on one throw-away PostgreSQL (tests/pgcluster.py); the server's
+    CPU and memory are the app servers' and PostgreSQL's together."""
+    sys.path.insert(0, str(ROOT))  # tests/pgcluster.py, the throw-away cluster of the tests
+    from tests.pgcluster import Cluster, why_not
+
+    why = why_not()
+    if why:
+        raise SystemExit(f"--postgres: {why}")
+    with Cluster() as cluster, tempfile.TemporaryDirectory(prefix="rss-load-") as tmp:
+        url = cluster.fresh_database("load")
+        postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+        servers = []
+        try:
+            for n in range(args.postgres):
+                work = Path(tmp) / f"s{n}"
+                work.mkdir()
+                servers.append(ServerProcess(work, args.nice, args.workers, args.threads, args.server, db=url))
+            ports = [s.port for s in servers]
+            pids = [s.proc.pid for s in servers] + [postmaster]
+            return asyncio.run(Sim(args, "127.0.0.1", ports, transcript, pids).run())
+        finally:
+            for s in servers:
+                s.stop()
+
+
 def print_report(tables: int, result: dict) -> None:
     report, unexpected = result["kinds"], result["unexpected"]
     print(
         f"tables={tables} phones/table={ARGS.phones} poll={ARGS.poll}s event-every={ARGS.event_every}s "
         f"refresh={ARGS.refresh} measured={ARGS.seconds}s server={ARGS.server or 'default'} "
-        f"workers={ARGS.workers or 'default'}"
+        f"workers={ARGS.workers or 'default'} "
+        + (f"store=PostgreSQL with {ARGS.postgres} app servers" if ARGS.postgres else "store=SQLite, one server")
     )
     print(f"  {'kind':<10} {'requests':>8} {'rps':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for kind, r in report.items():
@@ -753,6 +793,18 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, help="the server's threads per worker (default: its own default)")
     ap.add_argument("--server", choices=("granian", "waitress"), help="RSS_SERVER for the server started")
     ap.add_argument("--url", help="use this running server (http://127.0.0.1:PORT) instead of starting one")
+    ap.add_argument(
+        "--postgres",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N app servers on one throw-away PostgreSQL (Debian's postgresql) instead of one server on SQLite",
+    )
+    ap.add_argument(
+        "--compare",
+        action="store_true",
+        help="in the same run: one server on SQLite, then --postgres servers (default 2) on one PostgreSQL",
+    )
     ap.add_argument("--find", action="store_true", help="raise --tables until p99 of all requests reaches 100 ms")
     ap.add_argument("--limit-ms", type=float, default=100.0)
     ap.add_argument("--json", action="store_true", help="also print each report as one JSON line")
@@ -772,6 +824,14 @@ def main(argv=None) -> int:
         args.tables = tables
         return run_once(argparse.Namespace(**vars(args)), transcript)
 
+    if args.compare:
+        for postgres in (0, args.postgres or 2):
+            args.postgres = ARGS.postgres = postgres
+            result = one(args.tables)
+            print_report(args.tables, result)
+            if args.json:
+                print(json.dumps({"tables": args.tables, "postgres": postgres, **result}))
+        return 0
     if not args.find:
         result = one(args.tables)
         print_report(args.tables, result)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install what the tests need on a fresh machine (the package with its `test` extra, and
-# Debian's chromium for the browser tests), lint, then run every test.
+# Install what the tests need on a fresh machine (the package with its `test` extra, Debian's
+# chromium for the browser tests and postgresql for the PostgreSQL store), lint, then run every test.
 #   bash scripts/test.sh --quick   the quick subset (about a minute): the rules engine, the web app
 #                                  through Flask's test client, the store and the look-alike names;
 #                                  no browser, no server process (markers in tests/conftest.py)
@@ -16,11 +16,17 @@ if [ "${1:-}" = "--quick" ]; then
     tests/rules tests/web tests/robustness/test_lookalike_names.py tests/test_hypothesis_profile.py "$@"
 fi
 
-if [ ! -x /usr/bin/chromium ]; then
+# Debian's packages the tests use: chromium (browser tests) and postgresql (the PostgreSQL store's
+# tests start a throw-away cluster of their own; the package's own cluster is not used)
+PACKAGES=""
+[ -x /usr/bin/chromium ] || PACKAGES="$PACKAGES chromium"
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || PACKAGES="$PACKAGES postgresql"
+if [ -n "$PACKAGES" ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update
-  $SUDO apt-get install -y chromium
+  # shellcheck disable=SC2086
+  $SUDO apt-get install -y $PACKAGES
 fi
 python -m pip install -q -e '.[test]'
 python -m ruff check .

@@ -55,3 +55,52 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
         if fixtures & SERVER_FIXTURES or item.module.__name__.rsplit(".", 1)[-1] in SERVER_MODULES:
             item.add_marker(pytest.mark.server)
+
+
+# A throw-away PostgreSQL cluster for the whole session (tests/pgcluster.py), started only when a
+# test asks for it; each test gets a fresh database of its own.
+_PG = {}
+
+
+def _cluster():
+    import pytest
+
+    from tests import pgcluster
+
+    if "cluster" not in _PG:
+        why = pgcluster.why_not()
+        if why:
+            pytest.skip(why)
+        _PG["cluster"] = pgcluster.Cluster().__enter__()
+    return _PG["cluster"]
+
+
+def pytest_sessionfinish(session, exitstatus):
+    cluster = _PG.pop("cluster", None)
+    if cluster is not None:
+        cluster.__exit__(None, None, None)
+
+
+def _fresh_pg_url(request) -> str:
+    import re
+
+    name = "t_" + re.sub(r"[^a-z0-9]", "_", request.node.name.lower())[:40] + f"_{len(_PG)}"
+    _PG[name] = True
+    return _cluster().fresh_database(name)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def pg_url(request) -> str:
+    """A fresh, empty PostgreSQL database (skips with the reason where PostgreSQL cannot run)."""
+    return _fresh_pg_url(request)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_target(request, tmp_path) -> str:
+    """Each store: an SQLite file, and a PostgreSQL database (the same contract)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "store.sqlite3")
+    return _fresh_pg_url(request)

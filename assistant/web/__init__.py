@@ -6,7 +6,7 @@ import os
 
 from flask import Flask
 
-from assistant import dbcheck
+from assistant import dbcheck, dburl
 from assistant.store import Store
 from assistant.web import assets, csrf, errors, headers, secret, templating
 from assistant.web.hosts import HostCheck
@@ -42,9 +42,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
-    app.config["DATABASE"] = str(app.config["DATABASE"])
-    db_dir = os.path.dirname(os.path.abspath(app.config["DATABASE"]))
-    os.makedirs(db_dir, exist_ok=True)
+    app.config["DATABASE"] = dburl.check(str(app.config["DATABASE"]))  # a file, or a postgresql:// URL
+    if not dburl.is_postgres(app.config["DATABASE"]):
+        os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
     if app.config.get("DATABASE_CHECK"):  # serve: refuse a damaged or unexpectedly empty file (DamagedDatabase)
         app.extensions["rss_db_report"] = dbcheck.check_before_start(
             app.config["DATABASE"], app.instance_path, named=bool(app.config.get("DATABASE_NAMED"))

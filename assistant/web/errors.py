@@ -84,8 +84,23 @@ def _database(err: sqlite3.DatabaseError):
     return _handle(error)
 
 
+def _postgres(err):
+    """PostgreSQL failed under a request (down, restarting, unreachable): say so, 503."""
+    current_app.logger.error("PostgreSQL error on %s %r: %s", request.method, request.path[:200], err)
+    message = f"The table's database server cannot be reached right now ({type(err).__name__}). Try again in a moment."
+    return _handle(ServiceUnavailable(description=message))
+
+
 def init_app(app: Flask) -> None:
     app.register_error_handler(sqlite3.DatabaseError, _database)
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:  # the postgresql extra is not installed: SQLite only
+        pass
+    else:
+        app.register_error_handler(psycopg.Error, _postgres)
+        app.register_error_handler(psycopg_pool.PoolTimeout, _postgres)
     app.register_error_handler(Unreplayable, _unreplayable)
     app.register_error_handler(RecursionError, _too_deep)
     app.register_error_handler(HTTPException, _handle)

@@ -24,6 +24,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from assistant import dburl
 from assistant.dbcheck import DamagedDatabase
 from assistant.web import MAX_BODY, create_app
 from assistant.web.lan import lan_ip
@@ -75,6 +76,11 @@ def settings(host=None, port=None, db=None, workers=None, threads=None, server=N
         server = "waitress"
     if workers < 1 or threads < 1:
         raise SystemExit("--workers and --threads must be at least 1")
+    if db:
+        try:
+            dburl.check(db)
+        except dburl.BadDatabase as err:
+            raise SystemExit(err.message) from None
     return Settings(host, port, db, workers, threads, server)
 
 
@@ -196,7 +202,7 @@ def run_granian(s: Settings) -> None:
     from granian.http import HTTP1Settings
 
     if s.db:
-        os.environ[ENV_DB] = os.path.abspath(s.db)
+        os.environ[ENV_DB] = s.db if dburl.is_postgres(s.db) else os.path.abspath(s.db)
     _raise_file_limit(s.workers * CONNECTIONS_PER_WORKER + 256)
     Granian(
         "assistant.web.server:worker_app",

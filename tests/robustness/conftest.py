@@ -102,8 +102,10 @@ class Server:
     """``python -m assistant serve`` on a free loopback port, on a given database file (two worker
     processes unless RSS_WORKERS says otherwise)."""
 
-    def __init__(self, db: Path, workdir: Path, env: dict | None = None):
-        self.db, self.workdir = Path(db), Path(workdir)
+    def __init__(self, db, workdir: Path, env: dict | None = None):
+        # an SQLite file, or a postgresql:// URL (kept as it is written)
+        self.db = db if str(db).startswith("postgresql://") else Path(db)
+        self.workdir = Path(workdir)
         self.extra_env = dict(env or {})  # set in the server's environment (e.g. FLASK_DEBUG)
         self.proc = None
         self.port = None

@@ -1,0 +1,136 @@
+"""The SQLite store's tables: one file (WAL), the embedded default.
+
+The writer's lock is SQLite's own (``BEGIN IMMEDIATE``): a writer checks the token and the current
+seq and inserts seq + 1 in one transaction, so across threads and worker processes exactly one row
+is written per seq.  Threads of a process queue on a lock of their own rather than in SQLite's busy
+wait.  ``synchronous=FULL``: every acknowledged event is on disk (a laptop whose battery dies keeps
+it).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import sqlite_utils
+
+from assistant import migrations
+
+SYNCHRONOUS = "FULL"
+
+
+class SQLiteTables:
+    kind = "sqlite"
+
+    def __init__(self, path: str):
+        self.path = str(path)
+        self._local = threading.local()
+        self._write_lock = threading.Lock()  # one writing thread of this process at a time
+
+    def _db(self) -> sqlite_utils.Database:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            conn.execute("PRAGMA busy_timeout = 30000")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")  # per connection
+            db = sqlite_utils.Database(conn)
+            self._local.db = db
+        return db
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.conn.close()
+            self._local.db = None
+
+    # -- schema ---------------------------------------------------------------------
+    def migrate(self) -> None:
+        db = self._db()
+        db.enable_wal()
+        migrations.apply(db)  # the schema, step by step (assistant/migrations.py)
+
+    # -- games ----------------------------------------------------------------------
+    def insert_game(self, record: dict, events: list[dict] = ()) -> None:
+        db = self._db()
+        with self._write_lock, _immediate(db.conn):
+            db["games"].insert(record)
+            if events:
+                db["events"].insert_all(events)
+
+    def game_row(self, gid: str) -> dict | None:
+        rows = list(self._db().query("SELECT * FROM games WHERE id = ?", [gid]))
+        return rows[0] if rows else None
+
+    def game_ids(self) -> list[str]:
+        return [r["id"] for r in self._db().query("SELECT id FROM games ORDER BY created, id")]
+
+    def counts(self) -> tuple[int, int]:
+        conn = self._db().conn
+        return (
+            conn.execute("SELECT count(*) FROM games").fetchone()[0],
+            conn.execute("SELECT count(*) FROM events").fetchone()[0],
+        )
+
+    # -- seats ----------------------------------------------------------------------
+    def take_seat(self, gid: str, phone: str, player: str | None) -> None:
+        db = self._db()
+        with self._write_lock, _immediate(db.conn):
+            db.execute("DELETE FROM seats WHERE game_id = ? AND phone = ?", [gid, phone])
+            if player:
+                db["seats"].insert({"game_id": gid, "phone": phone, "player": player})
+
+    def seats_taken(self, gid: str) -> set[str]:
+        rows = self._db().execute("SELECT DISTINCT player FROM seats WHERE game_id = ?", [gid]).fetchall()
+        return {r[0] for r in rows}
+
+    # -- the log --------------------------------------------------------------------
+    def rows(self, gid: str, after: int = 0) -> list[tuple]:
+        """(seq, event text, token, created) of the rows after ``after``, in order."""
+        q = "SELECT seq, event, token, created FROM events WHERE game_id = ? AND seq > ? ORDER BY seq"
+        return self._db().conn.execute(q, [gid, after]).fetchall()
+
+    def seq(self, gid: str) -> int:
+        # seqs are 1..n without gaps, so the highest is the count: one primary-key index lookup
+        q = "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?"
+        return self._db().conn.execute(q, [gid]).fetchone()[0]
+
+    def token_seq(self, gid: str, token: str) -> int | None:
+        row = self._db().conn.execute("SELECT seq FROM events WHERE game_id = ? AND token = ?", [gid, token]).fetchone()
+        return None if row is None else row[0]
+
+    def append(self, gid: str, expected: int, event_text: str, token: str | None, created: str) -> tuple[str, int]:
+        """Insert row ``expected + 1`` if ``expected`` is the game's seq.
+
+        Returns ("written", seq), ("token", the seq the token's event produced) or ("stale", current).
+        """
+        db = self._db()
+        conn = db.conn
+        with self._write_lock, _immediate(conn):
+            if token is not None:
+                row = conn.execute("SELECT seq FROM events WHERE game_id = ? AND token = ?", [gid, token]).fetchone()
+                if row is not None:
+                    return "token", row[0]
+            current = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", [gid]).fetchone()[0]
+            if current != expected:
+                return "stale", current
+            conn.execute(
+                "INSERT INTO events (game_id, seq, event, token, created) VALUES (?, ?, ?, ?, ?)",
+                [gid, expected + 1, event_text, token, created],
+            )
+        return "written", expected + 1
+
+
+class _immediate:
+    """``with _immediate(conn):`` one write transaction taken with BEGIN IMMEDIATE."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self):
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type, exc, tb):
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+        return False

@@ -1,0 +1,111 @@
+"""The store's contract, the same on both stores: SQLite (one file) and PostgreSQL (several app
+servers on one database).  Exactly one event per seq, idempotent tokens, refusals that write
+nothing, undo, the meanwhile list of a stale post, export and import, seats, resumed games, and
+caches that stay right when another process (or server) writes."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from assistant.store import NotFound, Refused, Stale, Store
+from tests.project_games import played_game
+
+PLAYERS = ["Amy", "Brian", "Crystal"]
+
+
+@pytest.fixture
+def store(store_target):
+    s = Store(store_target)
+    yield s
+    s.close()
+
+
+def _game(store, n: int) -> tuple[str, list[dict]]:
+    """A new game of the project's played game's players, and its first ``n`` events."""
+    data = played_game(limit=n)
+    return store.create_game(data["players"], ruleset="rolling-stock-stars"), data["events"]
+
+
+def test_events_are_appended_once_per_seq_and_tokens_make_retries_safe(store):
+    gid, events = _game(store, 12)
+    for seq, event in enumerate(events[:6]):
+        assert store.append(gid, seq, event, token=f"t{seq}") == seq + 1
+    assert store.append(gid, 5, events[5], token="t5") == 6  # a retry: the first answer, nothing written
+    with pytest.raises(Stale):
+        store.append(gid, 5, events[6])
+    with pytest.raises(Stale):
+        store.append(gid, 9, events[6])  # ahead of the game
+    assert store.seq(gid) == 6 and store.events(gid) == events[:6]
+
+
+def test_a_refusal_writes_nothing_and_undo_takes_back_the_latest_event(store):
+    gid, events = _game(store, 8)
+    for seq, event in enumerate(events[:5]):
+        store.append(gid, seq, event)
+    with pytest.raises(Refused):
+        store.append(gid, 5, {"type": "bid", "player": "Nobody", "company": "BME", "price": 1})
+    assert store.seq(gid) == 5
+    store.append(gid, 5, {"type": "undo"})
+    assert store.events(gid) == events[:4] and store.state(gid)[0] == 6
+    changes = store.changes_since(gid, 4)
+    assert changes[-1].startswith("Undone: ")
+
+
+def test_export_and_import_give_the_same_game(store):
+    data = played_game(limit=80)
+    gid = store.import_transcript(data)
+    exported = store.export(gid)
+    assert exported["events"] == [e for e in data["events"] if e.get("type") != "expect"]
+    again = store.import_transcript(exported)
+    assert store.state(again)[1].snapshot() == store.state(gid)[1].snapshot()
+    with pytest.raises(NotFound):
+        store.get_game("no-such-game")
+
+
+def test_seats_are_kept_per_game_and_phone(store):
+    gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
+    store.take_seat(gid, "phone-1", "Amy")
+    store.take_seat(gid, "phone-2", "Brian")
+    store.take_seat(gid, "phone-2", None)
+    assert store.seats_taken(gid) == {"Amy"}
+
+
+def test_ten_threads_posting_the_same_seq_give_exactly_one_winner(store):
+    gid, events = _game(store, 1)
+    event = events[0]
+    results: list = []
+
+    def post(n):
+        try:
+            results.append(store.append(gid, 0, event, token=f"p{n}"))
+        except Stale as err:
+            results.append(err)
+
+    threads = [threading.Thread(target=post, args=(n,)) for n in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r for r in results if isinstance(r, int)) == [1]
+    assert store.seq(gid) == 1
+
+
+def test_a_second_store_on_the_same_database_sees_every_change_and_its_cache_stays_right(store_target):
+    """Two processes (or two servers on one PostgreSQL): each has its own cache."""
+    one, two = Store(store_target), Store(store_target)
+    try:
+        gid, events = _game(one, 10)
+        for seq, event in enumerate(events[:4]):
+            one.append(gid, seq, event)
+        assert two.state(gid)[1].snapshot() == one.state(gid)[1].snapshot()  # two caches it at seq 4
+        two.append(gid, 4, events[4])
+        one.append(gid, 5, events[5])  # one's cache is behind: it catches up, then writes
+        two.append(gid, 6, {"type": "undo"})
+        assert one.seq(gid) == two.seq(gid) == 7
+        assert one.state(gid)[1].snapshot() == two.state(gid)[1].snapshot()
+        assert one.export(gid) == two.export(gid)
+    finally:
+        one.close()
+        two.close()
