@@ -1,0 +1,95 @@
+"""Checking the final scores of a game played on paper, from the home page (issue 16): the players
+in final order, then only what scoring needs; the engine's final scoring, its make-up and the
+tie-break in words, text to copy; impossible positions refused with the problem named."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+from assistant.rules import registry
+from assistant.rules.core import position
+
+
+def _url(game="rolling-stock-stars", names=("Amy", "Brian", "Crystal", "Dirk"), raw=(), **fields) -> str:
+    params = [("game", game), *[("name", n) for n in names], *raw]
+    for key, value in fields.items():
+        key = key.replace("__", " ").replace("_", "-")
+        params += [(key, v) for v in value] if isinstance(value, list) else [(key, value)]
+    return "/scores/check?" + urlencode(params)
+
+
+def _ranking(html: str) -> list[tuple[str, int]]:
+    block = re.search(r'<ol class="ranking">(.*?)</ol>', html, re.S).group(1)
+    return [(p, int(s)) for p, s in re.findall(r"<strong>(.*?)</strong> (\d+)", block)]
+
+
+def test_the_home_page_leads_to_the_score_check(client):
+    home = client.get("/").text
+    assert 'href="/scores"' in home and "Check final scores" in home
+    start = client.get("/scores").text
+    assert 'name="game" value="rolling-stock"' in start and start.count('name="name"') == 6
+
+
+def test_the_scores_are_the_engines_final_scoring_with_each_make_up(client):
+    fields = {
+        "cash_0": "30", "cash_1": "20", "cash_2": "45", "cash_3": "0",
+        "co_0": ["BME", "DR"], "co_3": ["CDG"],
+        "sh_1_Doppler__AG": "3", "sh_2_Doppler__AG": "1", "sh_3_Stock__Masters": "2",
+        "price_Doppler__AG": "16", "price_Stock__Masters": "75",
+    }  # fmt: skip
+    resp = client.get(_url(**fields))
+    assert resp.status_code == 200, resp.text
+    state = {
+        "player_order": ["Amy", "Brian", "Crystal", "Dirk"],
+        "players": {
+            "Amy": {"cash": 30, "companies": ["BME", "DR"], "shares": {}},
+            "Brian": {"cash": 20, "companies": [], "shares": {"Doppler AG": 3}},
+            "Crystal": {"cash": 45, "companies": [], "shares": {"Doppler AG": 1}},
+            "Dirk": {"cash": 0, "companies": ["CDG"], "shares": {"Stock Masters": 2}},
+        },
+        "corporations": {"Doppler AG": {"share_price": 16}, "Stock Masters": {"share_price": 75}},
+    }
+    expected = position.final_scores(registry.STARS, list(state["player_order"]), state)
+    assert _ranking(resp.text) == [(p, expected["scores"][p]) for p in expected["ranking"]]
+    assert _ranking(resp.text)[0] == ("Dirk", 60 + 150)
+    assert "2 × Stock Masters at 75 = 150." in resp.text and "BME: face value 1." in resp.text
+    share = re.search(r"<textarea readonly[^>]*>(.*?)</textarea>", resp.text, re.S).group(1)
+    assert share.startswith("Rolling Stock Stars: final scores\n1. Dirk: 210\n")
+
+
+def test_a_tie_is_broken_by_the_final_player_order_and_said_in_words(client):
+    resp = client.get(_url(names=("Crystal", "Amy"), cash_0="50", cash_1="50"))
+    assert _ranking(resp.text) == [("Crystal", 50), ("Amy", 50)]
+    assert "Crystal and Amy tie at 50: Crystal ranks higher, being earlier in the final player order" in resp.text
+
+
+def test_impossible_positions_are_refused_naming_the_problem_and_the_figures_stay(client):
+    stars = "Stars, Inc."
+    more = client.get(
+        _url(cash_0="1", cash_1="1", raw=[(f"sh-0-{stars}", "3"), (f"sh-1-{stars}", "2"), (f"price-{stars}", "20")])
+    )
+    assert more.status_code == 422 and "it has only 4" in more.text
+    assert 'name="sh-0-Stars, Inc." value="3"' in more.text.replace("&#39;", "'")  # what was entered is shown again
+    twice = client.get(_url(cash_0="1", cash_1="1", co_0=["KME"], co_1=["KME"]))
+    assert twice.status_code == 422 and "The KME is in two places: Amy and Brian." in twice.text
+    no_price = client.get(_url(cash_0="1", sh_0_Doppler__AG="2"))
+    assert no_price.status_code == 422 and "choose its share price" in no_price.text
+    one = client.get(_url(names=("Amy",)))
+    assert one.status_code == 422 and "at least two players" in one.text
+
+
+def test_several_corporations_at_the_top_price_are_legal_at_the_end_in_classic(client):
+    resp = client.get(
+        _url(
+            game="rolling-stock",
+            names=("Amy", "Brian"),
+            cash_0="0",
+            cash_1="0",
+            sh_0_Bear="1",
+            sh_1_Eagle="2",
+            price_Bear="100",
+            price_Eagle="100",
+        )  # fmt: skip
+    )
+    assert resp.status_code == 200 and _ranking(resp.text) == [("Brian", 200), ("Amy", 100)]
