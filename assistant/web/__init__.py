@@ -55,7 +55,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.wsgi_app = FastPoll(app.wsgi_app, app.extensions["rss_store"])  # the poll's 204 without Flask
     app.extensions["rss_rendered"] = RenderedCache()
 
-    from assistant.web.views import api, helpers, home, play, scores, table
+    from assistant.web.views import api, helpers, home, play, resume, scores, table
 
     app.register_blueprint(home.bp)
     app.register_blueprint(table.bp)
@@ -63,6 +63,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(helpers.bp)  # decision helpers, Why?, /rules
     app.register_blueprint(scores.bp)  # checking the final scores of a game played on paper
+    app.register_blueprint(resume.bp)  # starting from the table as it lies
     csrf.init_app(app)
     templating.init_app(app)
     assets.init_app(app)  # hashed static files (WhiteNoise) and compressed responses

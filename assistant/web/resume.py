@@ -1,0 +1,142 @@
+"""Starting from the table as it lies: the form's figures as a position (FORMAT-position.md) for the
+engine to check and resume (``rules.core.position``).  Only the form's shape lives here: what a
+position may be is the engine's to say."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from assistant import transcript
+from assistant.rules import RuleError, registry
+from assistant.web import cards
+from assistant.web.scorecheck import MAX_NAME, MAX_PLAYERS, FormError, _number
+
+OFFER, UNAVAILABLE, OUT, FI = "offer", "unavailable", "out", "fi"
+
+
+@dataclass
+class ResumeForm:
+    ruleset: registry.Ruleset
+    players: list[str]
+    options: list[str]
+    args: dict = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, args) -> ResumeForm:
+        try:
+            ruleset = registry.get(args.get("game") or registry.DEFAULT)
+        except RuleError as err:
+            raise FormError(err.message) from None
+        players = [n.strip()[:MAX_NAME] for n in args.getlist("name") if n.strip()][:MAX_PLAYERS]
+        if len(players) < ruleset.players[0]:
+            raise FormError(f"{ruleset.title} is for {ruleset.players[0]} to {ruleset.players[1]} players.")
+        if len(set(players)) != len(players):
+            raise FormError("Two players have the same name.")
+        game_type = args.get("game_type") or ""
+        options = [o for t in ruleset.game_types if t.key == game_type for o in t.options]
+        return cls(ruleset, players, options, {k: args.getlist(k) for k in args})
+
+    # -- values as entered ------------------------------------------------------------------
+    def value(self, name: str) -> str:
+        return (self.args.get(name) or [""])[0]
+
+    def chosen(self, name: str) -> list[str]:
+        return [a for a in self.args.get(name, []) if a in self.ruleset.cards.companies]
+
+    @property
+    def filled(self) -> bool:
+        return any(self.value(f"cash-{i}") for i in range(len(self.players)))
+
+    def companies_by_color(self) -> list[tuple[str, list[dict]]]:
+        by_color = self.ruleset.cards.companies_by_color
+        return [(color, [cards.company(a, self.ruleset) for a in by_color[color]]) for color in self.colors]
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        game = self.ruleset.create(self.players, self.options)
+        return tuple(game.colors)
+
+    def full_deck(self) -> dict[str, int]:
+        return dict(self.ruleset.create(self.players, self.options).deck_left)
+
+    def prices_row(self) -> list[int]:
+        return [p for p in self.ruleset.cards.prices if p]
+
+    # -- the position -------------------------------------------------------------------------
+    def position(self) -> dict:
+        players = {}
+        for i, name in enumerate(self.players):
+            shares = {}
+            for corp in self.ruleset.corporations:
+                n = _number(self.value(f"sh-{i}-{corp}"), f"{name}'s {corp} shares")
+                if n:
+                    shares[corp] = n
+            players[name] = {
+                "cash": _number(self.value(f"cash-{i}"), f"{name}'s money"),
+                "companies": self.chosen(f"co-{i}"),
+                "shares": shares,
+            }
+        corps = {}
+        for corp in self.ruleset.corporations:
+            price = self.value(f"price-{corp}")
+            if not price:
+                continue
+            held = sum(p["shares"].get(corp, 0) for p in players.values())
+            bank = _number(self.value(f"bank-{corp}"), f"{corp}'s shares in the bank")
+            president = self.value(f"pres-{corp}") or None
+            if president is None and held:  # worked out: the player holding the most (the first in order on a tie)
+                president = max(self.players, key=lambda p: (players[p]["shares"].get(corp, 0), -self.players.index(p)))
+            corps[corp] = {
+                "cash": _number(self.value(f"treasury-{corp}"), f"{corp}'s treasury"),
+                "share_price": _number(price, f"{corp}'s share price"),
+                "companies": self.chosen(f"co-corp-{corp}"),
+                "president": president,
+                "issued": held + bank,  # worked out: what players and the bank hold
+                "bank_shares": bank,
+            }
+        held_by = {c for p in players.values() for c in p["shares"]}
+        missing = sorted(held_by - set(corps))
+        if missing:
+            raise FormError(f"Players hold {missing[0]} shares: choose its share price.")
+        placed = {a for p in players.values() for a in p["companies"]}
+        placed |= {a for c in corps.values() for a in c["companies"]}
+        placed |= set(self.chosen("co-fi") + self.chosen(f"co-{OFFER}") + self.chosen(f"co-{UNAVAILABLE}"))
+        out = self.chosen(f"co-{OUT}")
+        deck = {}
+        full = self.full_deck()
+        for color in self.colors:
+            text = self.value(f"deck-{color}")
+            if text:
+                deck[color] = _number(text, f"The {color} cards left")
+            else:  # worked out: the colour's cards less those on the table or listed out of the game
+                seen = [a for a in self.ruleset.cards.companies_by_color[color] if a in placed or a in out]
+                deck[color] = max(0, full[color] - len(seen))
+        turn = _number(self.value("turn"), "The turn that just ended") or 1
+        return {
+            "after": {"turn": turn, "phase": len(self.ruleset.engine.PHASES)},
+            "state": {
+                "player_order": list(self.players),
+                "players": players,
+                "foreign_investor": {
+                    "cash": _number(self.value("fi-cash"), "The foreign investor's money"),
+                    "companies": self.chosen("co-fi"),
+                },
+                "corporations": corps,
+                "offering": {"available": self.chosen(f"co-{OFFER}"), "unavailable": self.chosen(f"co-{UNAVAILABLE}")},
+                "deck_size": sum(deck.values()),
+                "end_card_flipped": bool(self.value("end_flipped")),
+            },
+            "deck": deck,
+            "out_of_game": out,
+        }
+
+    def transcript(self) -> dict:
+        return transcript.build(
+            self.players,
+            self.options,
+            None,
+            [],
+            "resumed from the table as it lay",
+            game=self.ruleset.key,
+            position=self.position(),
+        )

@@ -1,0 +1,83 @@
+"""Start from the table as it lies, through the form (issue 16): the figures a table enters become
+the position the engine resumes from, the issued shares, presidents and deck worked out where they
+can be; a position that cannot be is refused with the problem named and the figures kept."""
+
+from __future__ import annotations
+
+import re
+
+from werkzeug.datastructures import MultiDict
+
+from assistant.rules import registry
+from assistant.rules.core import position
+from tests.rules.test_positions import _play
+
+
+def form_of(key: str, pos: dict, game_type: str = "") -> list[tuple[str, str]]:
+    """What a table would enter for a position (the deck and presidents left to be worked out)."""
+    state = pos["state"]
+    out = [("game", key), ("game_type", game_type), ("turn", str(pos["after"]["turn"]))]
+    out += [("name", p) for p in state["player_order"]]
+    for i, name in enumerate(state["player_order"]):
+        p = state["players"][name]
+        out.append((f"cash-{i}", str(p["cash"])))
+        out += [(f"co-{i}", a) for a in p["companies"]]
+        out += [(f"sh-{i}-{c}", str(n)) for c, n in p["shares"].items()]
+    for corp, c in state["corporations"].items():
+        out += [(f"price-{corp}", str(c["share_price"])), (f"treasury-{corp}", str(c["cash"]))]
+        out += [(f"bank-{corp}", str(c["bank_shares"]))] + [(f"co-corp-{corp}", a) for a in c["companies"]]
+        if c["president"]:
+            out.append((f"pres-{corp}", c["president"]))
+    out.append(("fi-cash", str(state["foreign_investor"]["cash"])))
+    out += [("co-fi", a) for a in state["foreign_investor"]["companies"]]
+    out += [("co-offer", a) for a in state["offering"]["available"]]
+    out += [("co-unavailable", a) for a in state["offering"]["unavailable"]]
+    out += [("co-out", a) for a in pos["out_of_game"]]
+    if state["end_card_flipped"]:
+        out.append(("end_flipped", "1"))
+    return out
+
+
+def _csrf(client) -> str:
+    return re.search(
+        r'name="csrf_token" value="([^"]+)"', client.get("/resume/table?game=rolling-stock-stars&name=A&name=B").text
+    ).group(1)
+
+
+def test_the_home_page_offers_to_start_from_the_table_as_it_lies(client):
+    assert 'href="/resume"' in client.get("/").text
+    assert client.get("/resume").status_code == 200
+
+
+def test_a_position_entered_in_the_form_resumes_the_game_the_engine_would(client, store):
+    for key, options, game_type in (("rolling-stock-stars", [], ""), ("rolling-stock", ["short"], "short")):
+        ruleset = registry.get(key)
+        _, ends, _ = _play(ruleset, options, 5)
+        turn = max(t for t in ends if ends[t]["state"]["corporations"])
+        pos = ends[turn]
+        page = client.get("/resume/table", query_string=MultiDict(form_of(key, pos, game_type)))
+        assert page.status_code == 200 and "Start from here" in page.text
+        resp = client.post(
+            "/resume/table", data=MultiDict([*form_of(key, pos, game_type), ("csrf_token", _csrf(client))])
+        )
+        assert resp.status_code == 303, resp.text[-2000:]
+        gid = resp.headers["Location"].rsplit("/", 1)[1]
+        expected = position.resume(ruleset, list(pos["state"]["player_order"]), options, pos).snapshot()
+        assert store.state(gid)[1].snapshot() == expected
+        assert store.get_game(gid).position["deck"] == pos["deck"]  # worked out from what was entered
+
+
+def test_a_position_that_cannot_be_is_refused_and_the_figures_stay(client, store):
+    _, ends, _ = _play(registry.STARS, [], 5)
+    pos = ends[max(t for t in ends if ends[t]["state"]["corporations"])]
+    fields = form_of("rolling-stock-stars", pos)
+    name = pos["state"]["player_order"][0]
+    abbr = (
+        next(iter(pos["state"]["offering"]["available"]), None)
+        or next(iter(pos["state"]["corporations"].values()))["companies"][0]
+    )
+    fields.append(("co-0", abbr))  # the same company in front of a player too
+    resp = client.post("/resume/table", data=MultiDict([*fields, ("csrf_token", _csrf(client))]))
+    assert resp.status_code == 422 and f"The {abbr} is in two places" in resp.text and name in resp.text
+    assert f'name="co-0" value="{abbr}" checked' in resp.text
+    assert not store.tables.game_ids()
