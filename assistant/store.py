@@ -26,7 +26,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from assistant import dburl, transcript
+from assistant import corrections, dburl, transcript
 from assistant.backends.sqlite import SQLiteTables
 from assistant.names import check_names
 from assistant.rules import RuleError, registry
@@ -34,6 +34,7 @@ from assistant.rules.core import events, position
 from assistant.rules.core.game import Game
 
 UNDO = events.UNDO
+AMEND = events.AMEND
 CACHE_SIZE = 256  # games whose state is kept in memory (a late-game state is a few hundred kB)
 INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
 TOKEN_MAX = 200
@@ -155,15 +156,8 @@ def check_token(token) -> None:
 
 
 def effective_events(rows: list[Row]) -> list[dict]:
-    """The log with undo applied: each undo removes the latest still-effective event."""
-    out: list[dict] = []
-    for row in rows:
-        if row.event.get("type") == UNDO:
-            if out:
-                out.pop()
-        else:
-            out.append(row.event)
-    return out
+    """The log with undo and corrections applied (assistant/corrections.py)."""
+    return corrections.effective_events(rows)
 
 
 class Store:
@@ -315,7 +309,7 @@ class Store:
     def _catch_up(self, gid: str, seq: int, game: Game) -> tuple[int, Game] | None:
         """The cached state moved forward by the rows after ``seq`` (None if one of them is an undo)."""
         rows = self.rows(gid, seq)
-        if any(r.event.get("type") == UNDO for r in rows) or [r.seq for r in rows] != list(
+        if any(r.event.get("type") in (UNDO, AMEND) for r in rows) or [r.seq for r in rows] != list(
             range(seq + 1, seq + 1 + len(rows))
         ):
             return None
@@ -358,13 +352,72 @@ class Store:
         self._cache_put(gid, seq, game)
         return seq
 
+    def amend(self, gid: str, expected_seq: int, index: int, event: dict, token: str | None = None) -> dict:
+        """Correct the effective entry ``index`` (as export counts them) to ``event``: one log row.
+
+        Returns {"seq", "kept", "set_aside"}; raises Stale, Refused (the corrected entry does not
+        fit where it stands) or NotFound.  A token already used returns the seq it produced."""
+        event = normalise_event(event)
+        if event["type"] in events.STORE_EVENTS:
+            raise Refused("an entry is corrected by a decision of the table, not by an undo or a correction")
+        check_token(token)
+        self.get_game(gid)
+        if token is not None:
+            earlier = self.tables.token_seq(gid, token)
+            if earlier is not None:
+                return {"seq": earlier, "kept": None, "set_aside": None}
+        current = self.tables.seq(gid)
+        if expected_seq != current:
+            raise Stale(expected_seq, current)
+        out = self.correction(gid, index, event, current)
+        status, seq = self.tables.append(gid, expected_seq, json.dumps(out["row"]), token, _now())
+        if status == "token":
+            return {"seq": seq, "kept": None, "set_aside": None}
+        if status == "stale":
+            raise Stale(expected_seq, seq)
+        self._cache_put(gid, seq, out["game"])
+        return {"seq": seq, "kept": out["kept"], "set_aside": out["set_aside"]}
+
+    def correction(self, gid: str, index: int, event: dict, at: int | None = None) -> dict:
+        """What correcting entry ``index`` to ``event`` would do (nothing is written): the row, the
+        state after it, kept, set_aside, and the changes in words against the game now."""
+        info = self.get_game(gid)
+        rows = self.rows(gid)
+        if at is not None:
+            rows = rows[:at]
+        effective = effective_events(rows)
+        try:
+            out = corrections.correct(info.start(), effective, index, normalise_event(event))
+        except RuleError as err:
+            raise Refused(err.message, getattr(err, "rule", None)) from err
+        now = self._replay(info, effective).snapshot()
+        out["changes"] = corrections.changes(now, out["game"].snapshot())
+        return out
+
+    def set_aside(self, gid: str) -> list[dict]:
+        """The entries the latest correction in effect set aside, each with whether it fits now."""
+        rows = self.rows(gid)
+        amends = [r for r in rows if r.event.get("type") == AMEND]
+        if not amends:
+            return []
+        effective = effective_events(rows)
+        latest = amends[-1].event
+        if latest["index"] >= len(effective) or effective[latest["index"]] != latest["event"]:
+            return []  # that correction has been undone
+        entered_again = effective[latest["index"] + 1 + latest["kept"] :]
+        waiting = list(latest["set_aside"])
+        for event in entered_again:  # each entered again once (equal entries count one by one)
+            if event in waiting:
+                waiting.remove(event)
+        return corrections.why_set_aside(self.state(gid)[1], waiting)
+
     def _next_state(self, info: GameInfo, current: int, event: dict) -> Game:
         """The state after ``event`` entered at seq ``current`` (Refused if the rules refuse it)."""
         if event["type"] == UNDO:
-            effective = effective_events(self.rows(info.id)[:current])
-            if not effective:
+            rows = self.rows(info.id)[:current]
+            if not corrections.in_effect(rows)[1]:
                 raise Refused("there is nothing to undo")
-            return self._replay(info, effective[:-1])
+            return self._replay(info, effective_events([*rows, Row(current + 1, {"type": UNDO}, None, "")]))
         seq, game = self.state(info.id)
         if seq != current:  # written meanwhile
             raise Stale(current, seq)
@@ -392,12 +445,19 @@ class Store:
         rows = self.rows(gid)
         seq = max(0, min(seq, len(rows)))
         effective = effective_events(rows[:seq])
-        if not any(r.event.get("type") == UNDO for r in rows[seq:]):
+        if not any(r.event.get("type") in (UNDO, AMEND) for r in rows[seq:]):
             # the usual case (a phone tapped a moment too late): no replay, the journal has it all
             now_seq, now = self.state(gid)
             if now_seq == len(rows) and len(now.journal) == len(effective) + len(rows) - seq:
                 out = [_entry_text(j) for j in now.journal[len(effective) :]]
                 return out if len(out) <= limit else [f"({len(out) - limit} earlier changes)"] + out[-limit:]
+        if any(r.event.get("type") == AMEND for r in rows):  # a correction rewrote the log: its words
+            out = [
+                f"Corrected entry {r.event['index'] + 1}" if r.event.get("type") == AMEND
+                else ("Undone" if r.event.get("type") == UNDO else r.event.get("type", "?"))
+                for r in rows[seq:]
+            ]  # fmt: skip
+            return out[-limit:]
         out = self._walk_meanwhile(info, effective, rows[seq:])
         if len(out) > limit:
             out = [f"({len(out) - limit} earlier changes)"] + out[-limit:]

@@ -178,6 +178,11 @@ class TableView(SeatsView, BoardView, AcquisitionView):
         journal = self.game.journal
         return journal[-1].get("text") if journal else None
 
+    @cached_property
+    def set_aside(self) -> list[dict]:
+        """Entries the latest correction set aside, each with whether it fits now (Log view)."""
+        return self.store.set_aside(self.gid)
+
     @property
     def can_undo(self) -> bool:
         return bool(self.game.events)

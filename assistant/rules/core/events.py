@@ -56,6 +56,8 @@ EVENTS: Mapping[str, EventType] = _declare(
     EventType("ipo", {"company": str, "corporation": str, "price": int}, "ipo", "Go public"),
     EventType("skip_ipo", {"company": str}, "ipo", "Stay private"),
     EventType("undo", {}, None, "Undo", level=STORE),
+    # a correction of an entry made long ago, as one log row (assistant/corrections.py)
+    EventType("amend", {"index": int}, None, "Correct an entry", level=STORE),
 )
 
 # Every field any event may carry, with its type (anything else is not part of an event).
@@ -64,6 +66,7 @@ FIELD_TYPES: Mapping[str, type] = MappingProxyType(
 )
 STORE_EVENTS = tuple(t.type for t in EVENTS.values() if t.level == STORE)
 UNDO = "undo"
+AMEND = "amend"
 
 
 def declared(kind) -> EventType | None:

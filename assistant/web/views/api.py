@@ -70,6 +70,38 @@ def post_event(gid: str):
     return jsonify({"seq": new_seq})
 
 
+@bp.post("/<gid>/amend")
+@exempt
+def amend(gid: str):
+    """``{"seq": n, "token": "…", "index": k, "event": {…}}``: correct the k-th table event of the
+    export (from 0).  200 {"seq", "kept", "set_aside"}, 409 stale, 422 refused, 400 malformed."""
+    _game_or_404(gid)
+    if not is_json_request():
+        return _bad("Send the correction as JSON (Content-Type: application/json).", 415)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return _bad('The body must be a JSON object {"seq": n, "token": "…", "index": k, "event": {…}}.')
+    seq, token, index, event = body.get("seq"), body.get("token"), body.get("index"), body.get("event")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+        return _bad("seq must be a whole number: the seq of the state you saw.")
+    if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+        return _bad("index must be a whole number: the entry's place in the export's events, from 0.")
+    if token is not None and (not isinstance(token, str) or not token or len(token) > MAX_TOKEN):
+        return _bad(f"token must be a non-empty string of at most {MAX_TOKEN} characters.")
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        return _bad("event must be an object with a type.")
+    store = get_store()
+    try:
+        out = store.amend(gid, seq, index, event, token=token)
+    except Stale as err:
+        return jsonify(
+            {"error": err.message, "seq": err.current, "changes": store.changes_since(gid, err.expected)}
+        ), 409
+    except Refused as err:
+        return jsonify({"error": err.message, "rule": err.rule, "seq": seq}), 422
+    return jsonify(out)
+
+
 @bp.get("/<gid>/export")
 def export(gid: str):
     info = _game_or_404(gid)

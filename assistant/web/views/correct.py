@@ -1,0 +1,70 @@
+"""Correcting an entry made long ago, on a phone (issue 16): pick the entry in the Log, enter what
+really happened (the engine's own choices at that point), see what will change, then apply it as
+one entry of the log; the entries that no longer fit are set aside and can be entered again."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from assistant.store import Refused, Stale
+from assistant.web import get_store, menu
+from assistant.web.views.table import view
+
+bp = Blueprint("correct", __name__, url_prefix="/games")
+
+
+def _before(gid: str, index: int):
+    """The game just before effective entry ``index`` (its menu is what could be entered there)."""
+    store = get_store()
+    info = store.get_game(gid)
+    effective = store.events(gid)
+    if not 0 <= index < len(effective):
+        abort(404, description="There is no such entry to correct.")
+    game = info.start()
+    for event in effective[:index]:
+        game.apply(event)
+    return game, effective[index]
+
+
+@bp.get("/<gid>/correct/<int:index>")
+def choose(gid: str, index: int):
+    v = view(gid)
+    game, entry = _before(gid, index)
+    groups = menu.build(game.legal_actions(), game.snapshot(), game.ruleset)
+    text = v.game.journal[index].get("text", "") if index < len(v.game.journal) else ""
+    return render_template("correct/choose.html", v=v, index=index, entry_text=text, groups=groups)
+
+
+@bp.get("/<gid>/correct/<int:index>/preview")
+def preview(gid: str, index: int):
+    v = view(gid)
+    try:
+        event = menu.event_from_form(request.args)
+    except menu.FormError as err:
+        abort(400, description=str(err))
+    text = v.game.journal[index].get("text", "") if index < len(v.game.journal) else ""
+    try:
+        out = get_store().correction(gid, index, event)
+    except Refused as err:
+        return render_template("correct/preview.html", v=v, index=index, entry_text=text, error=err.message), 422
+    new_text = out["game"].journal[index].get("text", "")
+    return render_template(
+        "correct/preview.html", v=v, index=index, entry_text=text, new_text=new_text, event=event, out=out
+    )
+
+
+@bp.post("/<gid>/correct/<int:index>")
+def apply(gid: str, index: int):
+    view(gid)
+    try:
+        event = menu.event_from_form(request.form)
+        seq = int(request.form.get("seq", ""))
+    except (menu.FormError, ValueError):
+        abort(400, description="The correction form is incomplete.")
+    try:
+        get_store().amend(gid, seq, index, event, token=request.form.get("token") or None)
+    except Stale:
+        return redirect(url_for("correct.choose", gid=gid, index=index), code=303)
+    except Refused as err:
+        abort(422, description=err.message)
+    return redirect(url_for("table.view_page", gid=gid, name="log"), code=303)

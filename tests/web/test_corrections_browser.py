@@ -1,0 +1,56 @@
+"""Correcting a dividend three turns back on a 360 px phone (issue 16): from the Log, the entry's
+choices, the preview of what changes, then the correction; axe-clean light and dark."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from assistant import transcript
+
+from .browser import NEEDS_CHROMIUM, PHONE
+from .test_corrections import PLAYERS, dividend_game
+
+pytestmark = NEEDS_CHROMIUM
+
+
+def _post(url, body) -> str:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return resp.url
+
+
+def _events(live, gid) -> list[dict]:
+    with urllib.request.urlopen(f"{live}/games/{gid}/export", timeout=10) as resp:
+        return json.loads(resp.read())["events"]
+
+
+def test_a_dividend_three_turns_back_is_corrected_on_a_phone(browser, live):
+    from .test_accessibility import _problems, axe_sync
+
+    events, index, amount = dividend_game()
+    gid = _post(live + "/games/import", transcript.build(PLAYERS, [], None, events, "browser")).rsplit("/", 1)[1]
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{live}/games/{gid}/v/log")
+    page.click(f"a[href='/games/{gid}/correct/{index}']")
+    quick = page.locator(f"form.act:has(input[type=hidden][name='e.amount'][value='{amount}']) button")
+    if quick.count():  # the amount as a button of its own
+        quick.first.click()
+    else:
+        form = page.locator("form.act:has(input[type=number][name='e.amount'])")
+        form.locator("input[name='e.amount']").fill(str(amount))
+        form.locator("button[type=submit]").first.click()
+    page.wait_for_selector("text=Yes, correct it")
+    assert "later entr" in page.inner_text("ul.changes")
+    axe = axe_sync.Axe()
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert _problems(page, axe) == [], scheme
+    page.click("text=Yes, correct it")
+    page.wait_for_url("**/v/log")
+    after = _events(live, gid)
+    assert after[index] == dict(events[index], amount=amount)
+    assert after[:index] == events[:index]
+    for scheme in ("light", "dark"):  # the Log with its Correct… links
+        page.emulate_media(color_scheme=scheme)
+        assert _problems(page, axe) == [], scheme
