@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assistant import transcript
-from assistant.rules import RuleError, registry
+from assistant.rules import registry
 from assistant.web import cards
-from assistant.web.scorecheck import MAX_NAME, MAX_PLAYERS, FormError, _number
+from assistant.web.scorecheck import FormError, _number, game_and_players
 
 OFFER, UNAVAILABLE, OUT, FI = "offer", "unavailable", "out", "fi"
 
@@ -23,15 +23,7 @@ class ResumeForm:
 
     @classmethod
     def read(cls, args) -> ResumeForm:
-        try:
-            ruleset = registry.get(args.get("game") or registry.DEFAULT)
-        except RuleError as err:
-            raise FormError(err.message) from None
-        players = [n.strip()[:MAX_NAME] for n in args.getlist("name") if n.strip()][:MAX_PLAYERS]
-        if len(players) < ruleset.players[0]:
-            raise FormError(f"{ruleset.title} is for {ruleset.players[0]} to {ruleset.players[1]} players.")
-        if len(set(players)) != len(players):
-            raise FormError("Two players have the same name.")
+        ruleset, players = game_and_players(args)
         game_type = args.get("game_type") or ""
         options = [o for t in ruleset.game_types if t.key == game_type for o in t.options]
         return cls(ruleset, players, options, {k: args.getlist(k) for k in args})

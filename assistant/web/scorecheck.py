@@ -32,15 +32,7 @@ class ScoreForm:
 
     @classmethod
     def read(cls, args) -> ScoreForm:
-        try:
-            ruleset = registry.get(args.get("game") or registry.DEFAULT)
-        except RuleError as err:
-            raise FormError(err.message) from None
-        players = [n.strip()[:MAX_NAME] for n in args.getlist("name") if n.strip()][:MAX_PLAYERS]
-        if len(players) < 2:
-            raise FormError("Enter at least two players, in the final player order.")
-        if len(set(players)) != len(players):
-            raise FormError("Two players have the same name.")
+        ruleset, players = game_and_players(args, 2)
         form = cls(ruleset, players)
         for i in range(len(players)):
             form.cash[i] = args.get(f"cash-{i}", "")
@@ -99,6 +91,21 @@ class ScoreForm:
 
     def prices_row(self) -> list[int]:
         return [p for p in self.ruleset.cards.prices if p]
+
+
+def game_and_players(args, fewest: int | None = None) -> tuple[registry.Ruleset, list[str]]:
+    """The game (``game``) and its players (``name``, in order) a form names; FormError otherwise."""
+    try:
+        ruleset = registry.get(args.get("game") or registry.DEFAULT)
+    except RuleError as err:
+        raise FormError(err.message) from None
+    players = [n.strip()[:MAX_NAME] for n in args.getlist("name") if n.strip()][:MAX_PLAYERS]
+    fewest = ruleset.players[0] if fewest is None else fewest
+    if len(players) < fewest:
+        raise FormError(f"Enter at least {'two' if fewest == 2 else fewest} players, in the player order.")
+    if len(set(players)) != len(players):
+        raise FormError("Two players have the same name.")
+    return ruleset, players
 
 
 def _number(text: str, what: str) -> int:

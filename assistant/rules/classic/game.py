@@ -28,6 +28,7 @@ section:
 
 from __future__ import annotations
 
+from ..core import events
 from ..core.errors import RuleError
 from ..core.game import Game
 from . import rules
@@ -85,23 +86,7 @@ class ClassicGame(Game):
     FIRST_PHASE = 3  # phases 1 and 2 have nothing to do in turn 1
     END_PHASE = "end_check"
     EVENT_RULES = EVENT_RULES
-    EVENT_TYPES = (
-        "reveal",
-        "pass",
-        "bid",
-        "leave",
-        "buy_share",
-        "sell_share",
-        "acquire",
-        "done",
-        "close",
-        "dividend",
-        "issue",
-        "skip_issue",
-        "redeem",  # 3.6, the share redemption variant
-        "ipo",
-        "skip_ipo",
-    )
+    EVENT_TYPES = (*events.COMMON, "redeem")  # 3.6, the share redemption variant
 
     # ------------------------------------------------------------------ set-up (1.3, 1.9, 3.8)
     def _configure(self, options, deck, persons) -> None:

@@ -1,4 +1,4 @@
-"""Income, synergies and stars, each with the parts that make it up.
+"""Income and synergies, each with the parts that make it up (stars: stars/pricing.py).
 
 Pure functions of company lists and the current cost of ownership, shared by the engine
 (which uses the totals) and the explanations (which show the parts).  A corporation's special
@@ -16,14 +16,7 @@ from .abilities import (
     DOUBLES_BEST,
     PER_COMPANY,
     SYNERGY_PAIRS,
-    TWO_STARS,
-    TWO_STARS_BONUS,
 )
-
-
-def star_bonus(ability: str | None) -> int:
-    """Stars a corporation's ability adds to its star count (+2 for the two-stars charter)."""
-    return TWO_STARS_BONUS if ability == TWO_STARS else 0
 
 
 @dataclass
@@ -106,32 +99,3 @@ def corporation_income(name: str, ability: str | None, abbrs, costs: dict, compa
         total += relief
     inc.total = total
     return inc
-
-
-@dataclass
-class Stars:
-    total: int
-    companies: list  # (abbr, stars)
-    cash: int
-    from_cash: int
-    bonus: int
-    name: str = ""  # the corporation (named in the line of its ability's bonus)
-
-    def lines(self) -> list[str]:
-        out = [f"{a}: {s}★" for a, s in self.companies]
-        out.append(f"cash {self.cash}: {self.from_cash}★ (one per full 10)")
-        if self.bonus:
-            out.append(f"{self.name}: +{self.bonus}★")
-        return out
-
-
-def corporation_stars(name: str, ability: str | None, abbrs, cash: int, companies) -> Stars:
-    comp = [(a, companies[a].stars) for a in abbrs]
-    bonus = star_bonus(ability)
-    from_cash = cash // 10
-    return Stars(sum(s for _, s in comp) + from_cash + bonus, comp, cash, from_cash, bonus, name)
-
-
-def star_count(ability: str | None, abbrs, cash: int, companies) -> int:
-    """The fast path of corporation_stars (used on every dividend)."""
-    return sum(companies[a].stars for a in abbrs) + cash // 10 + star_bonus(ability)

@@ -65,6 +65,9 @@ FIELD_TYPES: Mapping[str, type] = MappingProxyType(
     {name: kind for t in EVENTS.values() for name, kind in t.fields.items()}
 )
 STORE_EVENTS = tuple(t.type for t in EVENTS.values() if t.level == STORE)
+# The table events every game of the family plays; a game adds its own (Game.EVENT_TYPES).
+COMMON = ("reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "done", "close",
+          "dividend", "issue", "skip_issue", "ipo", "skip_ipo")  # fmt: skip
 UNDO = "undo"
 AMEND = "amend"
 

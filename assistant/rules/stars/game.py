@@ -10,6 +10,7 @@ prices move by stars (``pricing.py``); its charters' abilities are the shared vo
 
 from __future__ import annotations
 
+from ..core import events
 from ..core.errors import RuleError
 from ..core.game import Game
 
@@ -53,23 +54,7 @@ class StarsGame(Game):
     FIRST_PHASE = 1
     END_PHASE = "end_card"
     EVENT_RULES = EVENT_RULES
-    EVENT_TYPES = (
-        "reveal",
-        "pass",
-        "bid",
-        "leave",
-        "buy_share",
-        "sell_share",
-        "acquire",
-        "no_intervention",  # a receiver's announced purchase that nobody takes over
-        "done",
-        "close",
-        "dividend",
-        "issue",
-        "skip_issue",
-        "ipo",
-        "skip_ipo",
-    )
+    EVENT_TYPES = (*events.COMMON, "no_intervention")  # a receiver's announced purchase that nobody takes over
 
     def _configure(self, options, deck, persons) -> None:
         """Stars' deck per player count, open companies, two-handed."""

@@ -33,6 +33,21 @@ def state(gid: str):
     return resp
 
 
+def _envelope_problem(seq, token, event) -> str | None:
+    """What is wrong with a posted seq, token and event (None: they are well formed)."""
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+        return "seq must be a whole number: the seq of the state you saw."
+    if token is not None and (not isinstance(token, str) or not token or len(token) > MAX_TOKEN):
+        return f"token must be a non-empty string of at most {MAX_TOKEN} characters."
+    try:
+        check_token(token)
+    except Refused:
+        return "token must be valid Unicode text."
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        return "event must be an object with a type."
+    return None
+
+
 def _bad(message: str, code: int = 400):
     return jsonify({"error": message, "status": code}), code
 
@@ -48,16 +63,9 @@ def post_event(gid: str):
     if not isinstance(body, dict):
         return _bad('The body must be a JSON object {"seq": n, "token": "…", "event": {…}}.')
     seq, token, event = body.get("seq"), body.get("token"), body.get("event")
-    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-        return _bad("seq must be a whole number: the seq of the state you saw.")
-    if token is not None and (not isinstance(token, str) or not token or len(token) > MAX_TOKEN):
-        return _bad(f"token must be a non-empty string of at most {MAX_TOKEN} characters.")
-    try:
-        check_token(token)
-    except Refused:
-        return _bad("token must be valid Unicode text.")
-    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-        return _bad("event must be an object with a type.")
+    problem = _envelope_problem(seq, token, event)
+    if problem:
+        return _bad(problem)
     store = get_store()
     try:
         new_seq = store.append(gid, seq, event, token=token)
@@ -82,14 +90,11 @@ def amend(gid: str):
     if not isinstance(body, dict):
         return _bad('The body must be a JSON object {"seq": n, "token": "…", "index": k, "event": {…}}.')
     seq, token, index, event = body.get("seq"), body.get("token"), body.get("index"), body.get("event")
-    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-        return _bad("seq must be a whole number: the seq of the state you saw.")
-    if not isinstance(index, int) or isinstance(index, bool) or index < 0:
-        return _bad("index must be a whole number: the entry's place in the export's events, from 0.")
-    if token is not None and (not isinstance(token, str) or not token or len(token) > MAX_TOKEN):
-        return _bad(f"token must be a non-empty string of at most {MAX_TOKEN} characters.")
-    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-        return _bad("event must be an object with a type.")
+    problem = _envelope_problem(seq, token, event)
+    if not problem and (not isinstance(index, int) or isinstance(index, bool) or index < 0):
+        problem = "index must be a whole number: the entry's place in the export's events, from 0."
+    if problem:
+        return _bad(problem)
     store = get_store()
     try:
         out = store.amend(gid, seq, index, event, token=token)

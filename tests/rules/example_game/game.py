@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from assistant.rules.core import events
 from assistant.rules.core.game import Game
 
 
@@ -11,8 +12,7 @@ class SprintGame(Game):
     PHASE_NAMES = dict(enumerate(("Invest", "Wrap up", "Buy", "Close", "Earn", "Pay", "End?", "Issue", "Float"), 1))
     END_PHASE = "end_card"
     EVENT_RULES = {"reveal": "sprint"}
-    EVENT_TYPES = ("reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "done", "close",
-                   "dividend", "issue", "skip_issue", "ipo", "skip_ipo")  # fmt: skip
+    EVENT_TYPES = events.COMMON
     MIN_PLAYERS, MAX_PLAYERS = 2, 3
 
     def _configure(self, options, deck, persons) -> None:
