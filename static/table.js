@@ -143,10 +143,11 @@
     window.setTimeout(function () { toast.remove(); }, 4000);
   }
 
-  function setConnection(ok) {
+  function setConnection(ok, problem) {
     var c = document.getElementById("connection");
     if (!c) { return; }
-    if (ok) { c.hidden = true; } else { c.hidden = false; }
+    c.hidden = !!ok;
+    c.classList.toggle("problem", !ok && !!problem);  // reached, but its database fails (503)
     document.body.classList.toggle("offline", !ok);
   }
 
@@ -223,7 +224,7 @@
   document.addEventListener("htmx:afterRequest", function (evt) {
     var xhr = evt.detail.xhr;
     if (xhr && xhr.status > 0) {
-      setConnection(true);
+      setConnection(xhr.status !== 503, xhr.status === 503);
       var form = evt.detail.elt && evt.detail.elt.closest && evt.detail.elt.closest("form");
       if (form && key(form) && xhr.status < 500) { delete unsent[key(form)]; }
     }

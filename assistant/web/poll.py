@@ -12,12 +12,17 @@ when the game exists and N is its current seq.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
+import time
 from urllib.parse import parse_qsl
 
 from assistant.store import Store
 
+log = logging.getLogger("assistant.web.poll")
+LOG_EVERY = 60.0  # seconds between two log lines about the same kind of trouble
+PROBLEM = "The table's server has a problem with its database; the games are kept. Retrying.\n"
 PATH = re.compile(r"^/games/([A-Za-z0-9_-]{1,64})/version$")
 # not copied from the view's 204: they belong to one answer (or to the session)
 PER_ANSWER = {"set-cookie", "vary", "date", "x-rss-seq", "content-length", "content-type"}
@@ -28,6 +33,7 @@ class FastPoll:
         self.wsgi_app, self.store = wsgi_app, store
         self._headers: list[tuple[str, str]] | None = None
         self._lock = threading.Lock()
+        self._logged = -LOG_EVERY  # when a database error under the polls was last logged
 
     def __call__(self, environ, start_response):
         match = PATH.match(environ.get("PATH_INFO", "")) if environ.get("REQUEST_METHOD") == "GET" else None
@@ -37,13 +43,34 @@ class FastPoll:
         if self._headers is None:
             return self.wsgi_app(environ, self._learn(start_response))
         seen = _seq_param(environ.get("QUERY_STRING", ""))
-        if seen is None or not self.store.game_exists(gid):
-            return self.wsgi_app(environ, start_response)
-        current = self.store.seq(gid)
+        try:
+            if seen is None or not self.store.game_exists(gid):
+                return self.wsgi_app(environ, start_response)
+            current = self.store.seq(gid)
+        except Exception as err:  # noqa: BLE001 - any database error: a short 503, said once a minute
+            return self._problem(err, start_response)
         if seen != current:
             return self.wsgi_app(environ, start_response)
         start_response("204 No Content", [*self._headers, ("X-RSS-Seq", str(current))])
         return []
+
+    def _problem(self, err: Exception, start_response):
+        """The database failed under a poll: every phone polls once a second, so the answer is a
+        short 503 (the phones say "the table's server has a problem") and the log gets one line a
+        minute, not one per poll per phone."""
+        now = time.monotonic()
+        with self._lock:
+            quiet = now - self._logged < LOG_EVERY
+            if not quiet:
+                self._logged = now
+        if not quiet:
+            log.error("database error under the live-sync polls (said once a minute): %s: %s", type(err).__name__, err)
+        body = PROBLEM.encode()
+        start_response(
+            "503 Service Unavailable",
+            [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body))), ("Retry-After", "5")],
+        )
+        return [body]
 
     def _learn(self, start_response):
         def learning(status, headers, exc_info=None):
