@@ -107,15 +107,6 @@ class ClassicGame(Game):
     def cost_shown_by(self, top: str) -> dict[str, int]:
         return self.cards.cost_by_top[self.game_type][top]
 
-    def reveal_choices(self) -> list[str]:
-        color = self.top_color()
-        if color is None:
-            return []
-        unseen = [a for a in self.cards.companies_by_color[color] if a not in self.seen]
-        if self.open_deck is not None:
-            return [a for a in unseen if a in self.open_deck]
-        return unseen
-
     # ------------------------------------------------------------------ 1.5.3 share trading
     def sale_refusal(self, name: str, corp) -> str | None:
         after = {p: self.players[p].shares.get(corp.name, 0) for p in self.order}

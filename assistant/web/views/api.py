@@ -48,6 +48,14 @@ def _envelope_problem(seq, token, event) -> str | None:
     return None
 
 
+def _not_written(store, gid: str, seq: int, err):
+    """409 with what happened meanwhile (a stale post), or 422 with the rule (refused)."""
+    if isinstance(err, Stale):
+        changes = store.changes_since(gid, err.expected)
+        return jsonify({"error": err.message, "seq": err.current, "changes": changes}), 409
+    return jsonify({"error": err.message, "rule": err.rule, "seq": seq}), 422
+
+
 def _bad(message: str, code: int = 400):
     return jsonify({"error": message, "status": code}), code
 
@@ -69,12 +77,8 @@ def post_event(gid: str):
     store = get_store()
     try:
         new_seq = store.append(gid, seq, event, token=token)
-    except Stale as err:
-        return jsonify(
-            {"error": err.message, "seq": err.current, "changes": store.changes_since(gid, err.expected)}
-        ), 409
-    except Refused as err:
-        return jsonify({"error": err.message, "rule": err.rule, "seq": seq}), 422
+    except (Stale, Refused) as err:
+        return _not_written(store, gid, seq, err)
     return jsonify({"seq": new_seq})
 
 
@@ -98,12 +102,8 @@ def amend(gid: str):
     store = get_store()
     try:
         out = store.amend(gid, seq, index, event, token=token)
-    except Stale as err:
-        return jsonify(
-            {"error": err.message, "seq": err.current, "changes": store.changes_since(gid, err.expected)}
-        ), 409
-    except Refused as err:
-        return jsonify({"error": err.message, "rule": err.rule, "seq": seq}), 422
+    except (Stale, Refused) as err:
+        return _not_written(store, gid, seq, err)
     return jsonify(out)
 
 
