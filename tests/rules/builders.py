@@ -39,6 +39,14 @@ from assistant.rules.registry import STARS
 from assistant.rules.stars.cards import CARDS
 
 COLORS = CARDS.colors
+SHARE_PRICE_CARDS = {  # price -> (IPO colours, maximum dividend per share, required stars by issued shares)
+    p: (
+        tuple(c for c in CARDS.colors if p in CARDS.ipo_prices[c]),
+        CARDS.max_payout[p],
+        (CARDS.required_stars or {}).get(p),
+    )
+    for p in CARDS.prices
+}
 COMPANIES = CARDS.companies
 COMPANIES_BY_COLOR = CARDS.companies_by_color
 CORPORATIONS = STARS.corporations

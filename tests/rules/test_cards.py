@@ -12,16 +12,9 @@ import pytest
 from assistant.rules.registry import STARS
 from assistant.rules.stars.cards import CARDS
 
+from .builders import SHARE_PRICE_CARDS
 from .conftest import CARDS_JSON, require
 
-SHARE_PRICE_CARDS = {  # price -> (IPO colours, maximum dividend per share, required stars by issued shares)
-    p: (
-        tuple(c for c in CARDS.colors if p in CARDS.ipo_prices[c]),
-        CARDS.max_payout[p],
-        (CARDS.required_stars or {}).get(p),
-    )
-    for p in CARDS.prices
-}
 STARS_BY_COLOR = {c: CARDS.companies[CARDS.companies_by_color[c][0]].stars for c in CARDS.colors}
 COLORS = CARDS.colors
 COMPANIES = CARDS.companies

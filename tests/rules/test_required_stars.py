@@ -17,14 +17,8 @@ import pytest
 from assistant.rules.stars import pricing
 from assistant.rules.stars.cards import CARDS
 
-SHARE_PRICE_CARDS = {  # price -> (IPO colours, maximum dividend per share, required stars by issued shares)
-    p: (
-        tuple(c for c in CARDS.colors if p in CARDS.ipo_prices[c]),
-        CARDS.max_payout[p],
-        (CARDS.required_stars or {}).get(p),
-    )
-    for p in CARDS.prices
-}
+from .builders import SHARE_PRICE_CARDS
+
 PRICES = CARDS.prices
 
 
