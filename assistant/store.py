@@ -528,13 +528,19 @@ class Store:
 
     # -- transcripts ---------------------------------------------------------------
     def export(self, gid: str) -> dict:
-        """The game as a transcript (FORMAT.md file layout): the effective events only."""
+        """The game as a transcript (FORMAT.md file layout): the effective events only, the live
+        ones written as the table's (``Game.transcript_events``: an announced purchase and its
+        answer as the acquire it made, the last "I'm done" as the phase's done)."""
         info = self.get_game(gid)
+        try:
+            events = self.state(gid)[1].transcript_events()
+        except Unreplayable:  # the log the engine refuses is still taken away whole, as stored
+            events = effective_events(self.rows(gid))
         return transcript.build(
             info.players,
             info.options,
             info.deck,
-            effective_events(self.rows(gid)),
+            events,
             f"exported by the Rolling Stock table assistant; game created {info.created}",
             persons=info.persons,
             game=info.ruleset,

@@ -17,7 +17,16 @@ PLAYERS = ("P1", "P2", "P3", "P4")
 
 
 # a table that founds corporations eagerly and trades, so the game is long (286 events for seed 276)
-WEIGHTS = {"buy_share": 1.0, "sell_share": 1.0, "ipo": 5.0, "acquire": 3.0, "skip_ipo": 0.2}
+# (purchases from the foreign investor are announced; the phases are ended by the table's done)
+WEIGHTS = {
+    "buy_share": 1.0,
+    "sell_share": 1.0,
+    "ipo": 5.0,
+    "acquire": 3.0,
+    "announce": 3.0,
+    "skip_ipo": 0.2,
+    "player_done": 0,
+}
 
 
 def _amount(rng: random.Random, lo: int, hi: int) -> int:
@@ -32,7 +41,7 @@ def _playout(seed: int, players: tuple[str, ...], limit: int) -> tuple[dict, ...
         menu = game.legal_actions()
         item = rng.choices(menu, [WEIGHTS.get(i["type"], 1.0) for i in menu])[0]
         game.apply(events_of(item, lambda *a: _amount(rng, *a) if len(a) == 2 else rng.choice(a[0])))
-    return tuple(game.events)
+    return tuple(game.transcript_events())  # as a transcript writes them
 
 
 def played_game(seed: int = 276, players=PLAYERS, limit: int = 600) -> dict:

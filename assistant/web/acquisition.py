@@ -1,21 +1,23 @@
 """Phase 3 (classic: 6) on a phone: tap a corporation, then a company it may buy.
 
-``purchases(menu)`` is the one list of choices: the menu's purchases by buyer (interventions left
-out), shared by the Play view's picker and the acquisition what-if helper."""
+``purchases(menu)`` is the one list of choices: the menu's purchases by buyer (``acquire`` from a
+player or a corporation, ``announce`` for the foreign investor's), shared by the Play view's picker
+and the acquisition what-if helper.  Interventions come once a purchase is announced: they are the
+menu's own forms then (``menu.py``)."""
 
 from __future__ import annotations
 
 from functools import cached_property
 
 from assistant.rules.core import preview
-from assistant.web import cards, menu
+from assistant.web import cards
 
 
 def purchases(items: list[dict]) -> dict[str, list[dict]]:
-    """The engine menu's purchases (``acquire`` items that are not interventions) by buyer, in menu order."""
+    """The engine menu's purchases (``acquire`` and ``announce`` items, not interventions) by buyer, in menu order."""
     out: dict[str, list[dict]] = {}
     for m in items:
-        if m.get("type") == "acquire" and not m.get("announced_by"):
+        if m.get("type") in ("acquire", "announce") and not m.get("announced_by"):
             out.setdefault(m["corporation"], []).append(m)
     return out
 
@@ -30,7 +32,6 @@ class AcquisitionView:
         by_buyer = purchases(self.menu)
         if not by_buyer:
             return None
-        items = [m for ms in by_buyer.values() for m in ms]
         snap_corps = self.snap.get("corporations") or {}
         corps: dict[str, dict] = {}
         for name, ms in by_buyer.items():
@@ -57,17 +58,11 @@ class AcquisitionView:
                 others.setdefault(r["president"] or "the receiver", []).append(r)
             else:
                 shown.append(r)
-        interventions = []  # this phone's corporations that may intervene in another's announced purchase
-        for m in items:
-            for form in menu.interventions_of(m, self.menu, self.snap, self.ruleset):
-                if self.seat and form.actor in self.my_seats and m["corporation"] != selected:
-                    interventions.append(form)
         return {
             "corps": shown,
             "others": others,
             "selected": corps.get(selected),
             "options": self._purchase_options(corps[selected]) if selected else [],
-            "interventions": interventions,
         }
 
     def _purchase_options(self, corp: dict) -> list[dict]:
@@ -81,9 +76,8 @@ class AcquisitionView:
                 "seller": m.get("seller") or "its owner",
                 "min": m["min"],
                 "max": m["max"],
-                "foreign": "may_intervene" in m,
+                "foreign": m["type"] == "announce",
                 "may_intervene": list(m.get("may_intervene") or []),
-                "interventions": menu.interventions_of(m, self.menu, self.snap, self.ruleset),
                 "income": None,
                 "synergies": [],
             }

@@ -104,7 +104,26 @@ class TableView(SeatsView, BoardView, AcquisitionView):
         if self.short:
             who = " and ".join(f"{name} (money {cash}, income {income})" for name, cash, income in self.short)
             return f"{who} must close companies first; then “phase done”"
+        waiting = self.waiting_for
+        if waiting:
+            return f"{labels.next_text(self.next)}: waiting for {waiting}"
         return labels.next_text(self.next)
+
+    @cached_property
+    def waiting_for(self) -> str:
+        """Whom the table waits for in words: the presidents who may still intervene in an
+        announced purchase, or (once someone said "I'm done") those who have not said it."""
+        kind = (self.next or {}).get("for")
+        if kind == "intervention":
+            return ", ".join(f"{c.president} ({c.name})" for c in self.game.undecided())
+        if kind in ("acquisition", "closing") and self.game.said_done:
+            return ", ".join(self.game.not_done_yet())
+        return ""
+
+    @property
+    def i_said_done(self) -> bool:
+        """This phone's seats have all said "I'm done" in the open any-order phase."""
+        return bool(self.my_seats) and self.my_seats <= set(self.game.said_done)
 
     def phase_of(self, kind: str) -> int | None:
         """The number of a kind of phase in this game's turn (Stars: closing 4; classic: closing 7)."""
@@ -196,7 +215,7 @@ class TableView(SeatsView, BoardView, AcquisitionView):
             return self.groups
         out = []
         for group in self.groups:
-            forms = [f for f in group.forms if f.hidden.get("type") != "acquire"]
+            forms = [f for f in group.forms if f.hidden.get("type") not in ("acquire", "announce")]
             if forms:
                 out.append(menu.ActionGroup(group.title, forms, group.actor))
         return out

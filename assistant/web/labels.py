@@ -48,11 +48,10 @@ def next_text(nxt: dict | None) -> str:
         "investment": lambda: f"{who}: bid, buy or sell a share, or pass",
         "bid": lambda: f"{who}: raise the bid for {nxt.get('company')} or leave the auction",
         "intervention": lambda: (
-            f"Does a corporation intervene? {nxt.get('announced_by')} (in receivership) "
-            f"announced buying {nxt.get('company')}"
+            f"Does a corporation intervene? {nxt.get('announced_by')} announced buying {nxt.get('company')}"
         ),
-        "acquisition": lambda: "Presidents: corporations may acquire companies; then “phase done”",
-        "closing": lambda: "Owners: close companies if you want to; then “phase done”",
+        "acquisition": lambda: "Presidents: corporations may acquire companies; then each says “I'm done”",
+        "closing": lambda: "Owners: close companies if you want to; then each says “I'm done”",
         "dividend": lambda: f"{who}: dividend of {nxt.get('corporation')}",
         "issue": lambda: f"{who}: does {nxt.get('corporation')} issue a share?",
         "ipo": lambda: f"{who}: does {nxt.get('company')} go public?",

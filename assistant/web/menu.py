@@ -72,6 +72,7 @@ class ActionForm:
     actor: str | None = None  # the player who decides (for seat highlighting)
     big: bool = False
     radios: list[RadioGroup] = field(default_factory=list)
+    confirm: str | None = None  # asked first, behind a fold: the button then says "Yes, …"
 
     @property
     def key(self) -> str:
@@ -177,16 +178,17 @@ def _acquire(item, snap, rs):
     hidden = _hidden(item, ["corporation", "company", "announced_by"])
     lo, hi = item["min"], item["max"]
     announcer = item.get("announced_by")
-    if announcer and (snap.get("next") or {}).get("for") == "intervention":
-        title = f"Intervention in {announcer}'s purchase of {company}"
-        label = f"{corp} intervenes: buys {company} for {lo}"
-    elif announcer:  # an intervention, offered next to the announcer's own purchase
-        president = ((snap.get("corporations") or {}).get(announcer) or {}).get("president")
-        title = f"{announcer}: acquisitions (president {president or 'receiver'})"
-        label = f"{corp} intervenes when {announcer} announces {company}: buys it for {lo}"
-    else:
-        title = f"{corp}: acquisitions (president {item.get('president') or 'receiver'})"
-        label = f"{corp} buys {company} from {seller}" + (f" for {lo}" if lo == hi else "")
+    if announcer:  # an intervention in the announced purchase the game waits on
+        hidden["price"] = lo
+        button = Button("Intervene", color=company_color(company, rs), primary=True)
+        return [
+            (
+                _intervention_question(corp, company, lo, announcer),
+                ActionForm(hidden, [button], actor=item.get("president")),
+            )
+        ]
+    title = f"{corp}: acquisitions (president {item.get('president') or 'receiver'})"
+    label = f"{corp} buys {company} from {seller}" + (f" for {lo}" if lo == hi else "")
     if lo == hi:
         hidden["price"] = lo
         form = ActionForm(hidden, [Button(label, color=company_color(company, rs))], actor=item.get("president"))
@@ -200,25 +202,41 @@ def _acquire(item, snap, rs):
     return [(title, form)]
 
 
-def interventions_of(item: dict, menu: list[dict], snap: dict, rs) -> list[ActionForm]:
-    """The forms of the engine's interventions in ``item`` (a purchase from the foreign investor)."""
-    return [
-        form
-        for m in menu
-        if m.get("type") == "acquire"
-        and m.get("announced_by") == item.get("corporation")
-        and m.get("company") == item.get("company")
-        for _title, form in _acquire(m, snap, rs)
-    ]
+def _intervention_question(corp: str, company: str, price: int, announcer: str) -> str:
+    return f"Intervene: {corp} buys {company} for {price} instead of {announcer}?"
+
+
+def _announce(item, snap, rs):
+    corp, company = item["corporation"], item["company"]
+    label = f"Announce: {corp} buys {company} from the foreign investor for {item['min']}"
+    form = ActionForm(
+        _hidden(item, ["corporation", "company"]),
+        [Button(label, color=company_color(company, rs))],
+        actor=item.get("president"),
+    )
+    return [(f"{corp}: acquisitions (president {item.get('president')})", form)]
 
 
 def _no_intervention(item, snap, rs):
-    company = item["company"]
+    company, announcer, corp = item["company"], item.get("announced_by"), item.get("corporation")
+    if corp:  # this corporation lets it go
+        title = _intervention_question(corp, company, item.get("price"), announcer)
+        return [
+            (
+                title,
+                ActionForm(
+                    _hidden(item, ["company", "corporation"]), [Button("Let it go")], actor=item.get("president")
+                ),
+            )
+        ]
     return [
         (
-            f"Intervention in {item.get('announced_by')}'s purchase of {company}",
+            f"Nobody intervenes in {announcer}'s purchase of {company}?",
             ActionForm(
-                _hidden(item, ["company"]), [Button(f"No intervention: {item.get('announced_by')} buys {company}")]
+                _hidden(item, ["company"]),
+                [Button(f"Nobody intervenes: {announcer} buys {company}")],
+                confirm=f"Nobody intervenes: {announcer} buys {company} from the foreign investor. "
+                "Every corporation that could has let it go?",
             ),
         )
     ]
@@ -226,7 +244,23 @@ def _no_intervention(item, snap, rs):
 
 def _done(item, snap, rs):
     phase = item["phase"]
-    return [(f"Phase {phase}", ActionForm(_hidden(item, ["phase"]), [Button(f"Phase {phase} done", primary=True)]))]
+    waiting = item.get("waiting_for") or []
+    if not waiting:
+        return [(f"Phase {phase}", ActionForm(_hidden(item, ["phase"]), [Button(f"Phase {phase} done", primary=True)]))]
+    names = " and ".join([", ".join(waiting[:-1]), waiting[-1]]) if len(waiting) > 1 else waiting[0]
+    have = "has" if len(waiting) == 1 else "have"
+    form = ActionForm(
+        _hidden(item, ["phase"]),
+        [Button(f"End phase {phase} for the whole table")],
+        confirm=f"{names} {have} not said they are done. End phase {phase} for everyone anyway?",
+    )
+    return [(f"Phase {phase} for the whole table", form)]
+
+
+def _player_done(item, snap, rs):
+    player, phase = item["player"], item["phase"]
+    form = ActionForm(_hidden(item, ["player", "phase"]), [Button("I'm done", primary=True)], actor=player)
+    return [(f"{player}: done with phase {phase}?", form)]
 
 
 def _close(item, snap, rs):
@@ -365,8 +399,10 @@ _MAKERS = {
     "buy_share": _share,
     "sell_share": _share,
     "acquire": _acquire,
+    "announce": _announce,
     "no_intervention": _no_intervention,
     "done": _done,
+    "player_done": _player_done,
     "close": _close,
     "dividend": _dividend,
     "issue": _issue,

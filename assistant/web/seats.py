@@ -102,7 +102,8 @@ class SeatsView:
             return False
         if self.next.get("player"):
             return self.next["player"] in self.my_seats
-        return bool(self.my_seats & menu.actors(self.menu))
+        # in the any-order phases, a seat that said "I'm done" waits for the others
+        return bool((self.my_seats - set(self.game.said_done)) & menu.actors(self.menu))
 
     @cached_property
     def join_url(self) -> str:

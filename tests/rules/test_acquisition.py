@@ -55,7 +55,17 @@ def test_receiver_announces_the_most_expensive_company_and_a_higher_corporation_
     assert [(i["corporation"], i["company"], i["min"], i["max"], i["announced_by"]) for i in items] == [
         (DOPPLER, "WT", 14, 14, PRUSSIAN)
     ]
-    assert menu_of(g, "no_intervention") == [{"type": "no_intervention", "company": "WT", "announced_by": PRUSSIAN}]
+    assert menu_of(g, "no_intervention") == [
+        {
+            "type": "no_intervention",
+            "company": "WT",
+            "announced_by": PRUSSIAN,
+            "corporation": DOPPLER,
+            "president": "Amy",
+            "price": 14,
+        },
+        {"type": "no_intervention", "company": "WT", "announced_by": PRUSSIAN},
+    ]
     # only these two are possible now
     with pytest.raises(RuleError):
         g.apply({"type": "done", "phase": 3})
@@ -181,7 +191,7 @@ def test_both_ends_of_the_span(price):
 
 def test_foreign_investor_sells_at_the_maximum():
     g = trading_position()
-    item = next(i for i in menu_of(g, "acquire") if i["company"] == "BSE" and i["corporation"] == "Junkyard Scrappers")
+    item = next(i for i in menu_of(g, "announce") if i["company"] == "BSE" and i["corporation"] == "Junkyard Scrappers")
     assert (item["min"], item["max"]) == (3, 3)
     g.apply({"type": "acquire", "corporation": "Junkyard Scrappers", "company": "BSE", "price": 3})
     assert g.fi.cash == 4 + 3
@@ -286,9 +296,16 @@ def announcement_position(announcer_cash, announcer_companies=("MHE",)):
 
 
 def interventions_in(g, announcer, company="WT"):
+    """The interventions the menu lists once ``announcer`` announces buying ``company`` ([] if
+    it cannot announce it)."""
+    h = g.clone()
+    try:
+        h.apply({"type": "announce", "corporation": announcer, "company": company})
+    except RuleError:
+        return []
     return [
         (i["corporation"], i["min"], i["max"])
-        for i in menu_of(g, "acquire")
+        for i in menu_of(h, "acquire")
         if i.get("announced_by") == announcer and i["company"] == company
     ]
 
@@ -297,8 +314,13 @@ def test_menu_lists_every_intervention_with_its_price_best_priority_first():
     g = announcement_position(announcer_cash=14)
     # WT: span 6-14, face value 11; Overseas Trading pays face value, the others the maximum
     assert interventions_in(g, JUNKYARD) == [(OVERSEAS, 11, 11), (DOPPLER, 14, 14), (VINTAGE, 14, 14)]
-    own = next(i for i in menu_of(g, "acquire") if i["corporation"] == JUNKYARD and i["company"] == "WT")
+    own = next(i for i in menu_of(g, "announce") if i["corporation"] == JUNKYARD and i["company"] == "WT")
     assert (own["min"], own["max"], own["may_intervene"]) == (14, 14, [OVERSEAS, DOPPLER, VINTAGE])
+    # Stock Masters (12) announcing: everyone but Overseas Trading's announcement has someone above
+    assert [c for c, _, _ in interventions_in(g, STOCK)] == [OVERSEAS, DOPPLER, VINTAGE, JUNKYARD]
+    assert interventions_in(g, OVERSEAS) == []  # nobody comes before Overseas Trading
+    g.apply({"type": "announce", "corporation": JUNKYARD, "company": "WT"})
+    assert g.next == {"for": "intervention", "company": "WT", "announced_by": JUNKYARD}
     item = next(i for i in menu_of(g, "acquire") if i.get("announced_by") == JUNKYARD and i["corporation"] == DOPPLER)
     assert item == {
         "type": "acquire",
@@ -310,9 +332,6 @@ def test_menu_lists_every_intervention_with_its_price_best_priority_first():
         "max": 14,
         "announced_by": JUNKYARD,
     }
-    # Stock Masters (12) announcing: everyone but Overseas Trading's announcement has someone above
-    assert [c for c, _, _ in interventions_in(g, STOCK)] == [OVERSEAS, DOPPLER, VINTAGE, JUNKYARD]
-    assert interventions_in(g, OVERSEAS) == []  # nobody comes before Overseas Trading
     g.apply({"type": "acquire", "corporation": DOPPLER, "company": "WT", "price": 14, "announced_by": JUNKYARD})
     assert g.company_owner_name("WT") == DOPPLER and g.corps[DOPPLER].cash == 26 and g.corps[JUNKYARD].cash == 14
     assert (

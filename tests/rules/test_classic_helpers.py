@@ -65,7 +65,9 @@ def check_ipo_helpers(g, stats):
 
 
 def check_acquisition_helpers(g, menu, stats):
-    for item in [i for i in menu if i["type"] == "acquire"][:3]:
+    # an announced purchase from the foreign investor is previewed as the purchase it makes
+    purchases = [{**i, "type": "acquire"} for i in menu if i["type"] in ("acquire", "announce")]
+    for item in purchases[:3]:
         out = preview.acquisition(g, item["corporation"], item["company"], item["min"])
         assert out["legal"], out
         after = g.preview(events_of(item, lambda *a: a[0] if len(a) == 2 else a[0][0]))

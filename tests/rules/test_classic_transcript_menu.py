@@ -14,8 +14,29 @@ from .conftest import CONFORMANCE
 SAMPLES = sorted((CONFORMANCE / "classic").glob("*.json")) if (CONFORMANCE / "classic").is_dir() else []
 
 
-def offered(menu: list[dict], ev: dict) -> bool:
+def as_settled_aloud(menu: list[dict]) -> list[dict]:
+    """The menu with each announced purchase from the foreign investor also in the forms a
+    transcript writes it: the announcer's plain ``acquire`` and each intervention in it."""
+    out = list(menu)
     for item in menu:
+        if item["type"] == "announce":
+            out.append({**item, "type": "acquire"})
+            out += [
+                {
+                    **item,
+                    "type": "acquire",
+                    "corporation": c,
+                    "announced_by": item["corporation"],
+                    "min": 0,
+                    "max": 10**6,
+                }
+                for c in item["may_intervene"]
+            ]
+    return out
+
+
+def offered(menu: list[dict], ev: dict) -> bool:
+    for item in as_settled_aloud(menu):
         if item["type"] != ev["type"]:
             continue
         if ev["type"] == "reveal":

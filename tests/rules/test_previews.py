@@ -219,7 +219,8 @@ def check_trades(g: Game, seen: Counter) -> None:
 
 
 def check_acquisitions(g: Game, rng: random.Random, seen: Counter) -> None:
-    items = [m for m in g.legal_actions() if m["type"] == "acquire"]
+    # an announced purchase from the foreign investor is previewed as the purchase it makes
+    items = [{**m, "type": "acquire"} for m in g.legal_actions() if m["type"] in ("acquire", "announce")]
     for item in rng.sample(items, min(len(items), 3)):
         corp, abbr = item["corporation"], item["company"]
         for price in {item["min"], item["max"]}:

@@ -228,8 +228,11 @@ def perturbations(g: Game, menu: list[dict], chosen: dict, rng: random.Random):
     out = []
     players = list(g.players)
     if "player" in chosen:
-        others = [p for p in players if p != chosen["player"]]
-        out.append(("wrong player", {**chosen, "player": rng.choice(others)}))
+        # "I'm done" is open to several players at once: the wrong ones are those not offered it
+        allowed = {i["player"] for i in menu if i["type"] == chosen["type"] and "player" in i}
+        others = [p for p in players if p not in allowed | {chosen["player"]}]
+        if others:
+            out.append(("wrong player", {**chosen, "player": rng.choice(others)}))
     for item in menu:
         if item["type"] in ("bid", "acquire", "dividend"):
             field = "amount" if item["type"] == "dividend" else "price"
@@ -301,6 +304,8 @@ def outside_menu(g: Game, menu: list[dict], rng: random.Random):
             out.append(("buy outside menu", {"type": "buy_share", "player": actor, "corporation": free[0]}))
     elif kind == "acquisition":
         offered = {(i["corporation"], i["company"], i.get("announced_by")) for i in menu if i["type"] == "acquire"}
+        # an announced purchase stands also for its transcript form, the plain acquire settled aloud
+        offered |= {(i["corporation"], i["company"], None) for i in menu if i["type"] == "announce"}
         for name in g.corps:
             for abbr, seller in g.owner.items():
                 price = COMPANIES[abbr].price_min
@@ -374,13 +379,35 @@ def ipo_payment(g, face: int, price: int) -> int:
     return shares * price - face
 
 
+def listed_interventions(g: Game, menu: list[dict]) -> list[dict]:
+    """The interventions the menu lists: while an announced purchase waits, its ``acquire`` items
+    with ``announced_by``; otherwise each ``announce`` item's ``may_intervene``, which stands for
+    the transcript form of an intervention settled aloud (an ``acquire`` with ``announced_by``)."""
+    out = [i for i in menu if i["type"] == "acquire" and i.get("announced_by")]
+    for i in menu:
+        if i["type"] == "announce":
+            for c in i["may_intervene"]:
+                price = g.fi_price(c, i["company"])
+                out.append(
+                    {
+                        "type": "acquire",
+                        "corporation": c,
+                        "company": i["company"],
+                        "min": price,
+                        "max": price,
+                        "announced_by": i["corporation"],
+                    }
+                )
+    return out
+
+
 def check_interventions(g: Game, menu: list[dict], rng: random.Random, stats: Counter, where: str) -> None:
     """Acquisition: the menu lists exactly the interventions ``apply`` accepts.
 
     Every listed intervention (an ``acquire`` with ``announced_by``) is accepted on a copy and
     a perturbed copy of it is refused; every other (buyer, foreign investor's company,
     announcer) triple, at the buyer's own fixed price, is refused."""
-    listed = [i for i in menu if i["type"] == "acquire" and i.get("announced_by")]
+    listed = listed_interventions(g, menu)
     for item in listed:
         ev = events_of(item, lambda *a: a[0] if len(a) == 2 else a[0][0])
         stats["interventions listed"] += 1
@@ -531,6 +558,13 @@ def play(
     again = ruleset.replay(players, options, g.events, deck=deck, persons=persons)
     assert again.snapshot() == g.snapshot(), f"seed {seed}: replay differs"
     stats["replays"] += 1
+    # the transcript form (live events written as the table's: announce + no_intervention as the
+    # announcer's acquire, the last "I'm done" as done) replays to the same game
+    if g.intervention is None:
+        written = ruleset.replay(players, options, g.transcript_events(), deck=deck, persons=persons)
+        assert written.snapshot() == g.snapshot(), f"seed {seed}: the transcript form replays differently"
+        assert not {"announce", "player_done"} & {e["type"] for e in g.transcript_events()}
+        stats["transcript forms replayed"] += 1
     return g
 
 
@@ -618,8 +652,11 @@ def test_playouts_reach_the_rare_parts():
         "ipo",
         "skip_ipo",
         "no_intervention",
+        "announce",
+        "player_done",
     ):
         assert total["event: " + kind] >= 1, kind
+    assert total["transcript forms replayed"] >= total["games"] * 0.9
     for part in (
         "interventions listed",
         "interventions accepted",
@@ -703,6 +740,9 @@ def test_classic_playouts_reach_the_rare_parts():
     assert total["receivership"] == 0
     for kind in ("reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "done", "close"):
         assert total["event: " + kind] >= 1, kind
+    for kind in ("announce", "no_intervention", "player_done"):  # the live events classic plays too
+        assert total["event: " + kind] >= 1, kind
+    assert total["transcript forms replayed"] >= total["games"] * 0.9
     for kind in ("dividend", "issue", "skip_issue", "ipo", "skip_ipo", "redeem"):
         assert total["event: " + kind] >= 1, kind
     for category in (

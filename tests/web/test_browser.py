@@ -203,7 +203,7 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
         entry = game.journal[-1]
         for other in phones.values():
             settled(other, len(events))
-            expect(other.locator("#c-banner .next")).to_have_text(labels.next_text(game.next), timeout=5000)
+            expect(other.locator("#c-banner .next")).to_contain_text(labels.next_text(game.next), timeout=5000)
             expect(other.locator("#c-last")).to_contain_text(entry["text"], timeout=5000)
             for auto in entry["auto"]:
                 expect(other.locator("#c-last")).to_contain_text(auto)
@@ -322,7 +322,21 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
     expect(amy.locator("#c-actions")).to_contain_text("Close KME")
     shots.append(_shot(amy, "03-phase4-closing-360.png"))
     _check_phone_layout(amy, "phase 4")
-    step("Brian", {"type": "done", "phase": 4}, tap("Phase 4 done"))
+    # Amy says she is done on her phone; Brian ends the phase for the table, after a confirmation
+    # that names Crystal, who has not said it
+    step(
+        "Amy",
+        {"type": "player_done", "player": "Amy", "phase": 4},
+        lambda p: p.locator("#c-actions .group.mine").get_by_role("button", name="I'm done").click(),
+        check=lambda p: expect(p.locator("#c-banner .next")).to_contain_text("waiting for Crystal"),
+    )
+
+    def end_for_the_table(page):
+        page.locator("#c-actions summary", has_text="End phase 4 for the whole table").click()
+        expect(page.locator("#c-actions details[open] p")).to_contain_text("Crystal has not said they are done")
+        page.get_by_role("button", name="Yes: end phase 4 for the whole table").click()
+
+    step("Brian", {"type": "done", "phase": 4, "by": "Brian"}, end_for_the_table)
     # -- phase 9: one IPO (price, then charter), one skip ---------------------------------------------------
     assert game.phase == 9 and game.next["company"] == "KME"
     step(

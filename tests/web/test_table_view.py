@@ -130,7 +130,8 @@ def test_radio_choices_are_large_touch_rows(client):
 def test_phase_4_done_is_offered_when_nobody_must_close(client, table):
     gid = _game_at(table, AT_PHASE_4)
     panel = client.get(f"/games/{gid}/c/actions").text
-    assert "Phase 4 done" in panel and "cannot end yet" not in panel
+    assert "End phase 4 for the whole table" in panel and "cannot end yet" not in panel
+    assert "I&#39;m done" in panel or "I'm done" in panel
     assert "Close KME" in panel and "Close BSE" in panel
 
 

@@ -46,8 +46,15 @@ EVENTS: Mapping[str, EventType] = _declare(
         "acquisition",
         "Buy a company",
     ),
-    EventType("no_intervention", {"company": str}, "acquisition", "Nobody intervenes"),
-    EventType("done", {"phase": int}, None, "Phase done"),
+    # live play (docs/live-events.md): a purchase from the foreign investor announced first, so
+    # that corporations with priority may intervene; never exported as such (Game.written)
+    EventType("announce", {"corporation": str, "company": str}, "acquisition", "Announce a purchase"),
+    # nobody intervenes in the announced purchase; with a corporation: that one lets it go
+    EventType("no_intervention", {"company": str, "corporation": str}, "acquisition", "Nobody intervenes"),
+    # the table has finished the phase (``by``: the seat whose phone ended it, for the log)
+    EventType("done", {"phase": int, "by": str}, None, "Phase done"),
+    # live play: one player has finished an any-order phase; never exported
+    EventType("player_done", {"player": str, "phase": int}, None, "I'm done"),
     EventType("close", {"company": str}, "closing", "Close a company"),
     EventType("dividend", {"corporation": str, "amount": int}, "dividends", "Pay a dividend"),
     EventType("issue", {"corporation": str}, "issue", "Issue a share"),
@@ -66,8 +73,9 @@ FIELD_TYPES: Mapping[str, type] = MappingProxyType(
 )
 STORE_EVENTS = tuple(t.type for t in EVENTS.values() if t.level == STORE)
 # The table events every game of the family plays; a game adds its own (Game.EVENT_TYPES).
-COMMON = ("reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "done", "close",
-          "dividend", "issue", "skip_issue", "ipo", "skip_ipo")  # fmt: skip
+COMMON = ("reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "announce",
+          "no_intervention", "done", "player_done", "close", "dividend", "issue", "skip_issue", "ipo",
+          "skip_ipo")  # fmt: skip
 UNDO = "undo"
 AMEND = "amend"
 

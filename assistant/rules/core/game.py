@@ -98,7 +98,9 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         self.moved: set[str] = set()
         self.received: dict[str, int] = {}
         self.phase_open = False
-        self.intervention = None
+        self.intervention = None  # (announcer, company) while an announced purchase awaits interventions
+        self.declined: list[str] = []  # corporations that let the pending announced purchase go
+        self.said_done: list[str] = []  # players who said "I'm done" in the open any-order phase
         self.receivers: list[str] = []
         self.queue: list[str] = []
         # records
@@ -220,11 +222,24 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         }
         return copy.deepcopy(self, memo)
 
-    def preview(self, event: dict) -> Game:
-        """The game as it would be after ``event`` (RuleError if refused); this game is unchanged."""
+    def preview(self, event: dict, within_phase: bool = False) -> Game:
+        """The game as it would be after ``event`` (RuleError if refused); this game is unchanged.
+
+        ``within_phase``: if the event ends the current phase (the last "I'm done" came before
+        it), the game as the phase ends, before the next phases run."""
         trial = self.clone()
+        if not within_phase:
+            trial.apply(event)
+            return trial
+        phase, ended = trial.phase, []
+
+        def at_end(game):
+            if not ended and game.phase == phase:
+                ended.append(game.clone())
+
+        trial.on_phase_end = at_end
         trial.apply(event)
-        return trial
+        return ended[0] if ended else trial
 
     # ------------------------------------------------------------------ dispatcher
     def apply(self, event: dict) -> None:
@@ -245,6 +260,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             )
         self._auto = []
         self._moves = []
+        self._written = [events.stored_form(event)]
         try:
             text = getattr(self, "_ev_" + kind)(event)
         except RuleError as err:
@@ -253,7 +269,16 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             raise
         self._advance()
         self.events.append(event)
-        self.journal.append({"event": event, "text": text, "auto": self._auto, "moves": self._moves})
+        self.journal.append(
+            {"event": event, "text": text, "auto": self._auto, "moves": self._moves, "written": self._written}
+        )
+
+    def transcript_events(self) -> list[dict]:
+        """The events as a transcript writes them (FORMAT.md): the live events written as the
+        table's (``announce`` + ``no_intervention`` as the announcer's ``acquire``, the last
+        "I'm done" of a phase as its ``done``, the others left out); an announced purchase still
+        waiting for interventions is not written."""
+        return [e for entry in self.journal for e in entry["written"]]
 
     # ------------------------------------------------------------------ flow
     def _advance(self) -> None:
@@ -265,7 +290,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
 
     def _rule_for(self, kind: str, event: dict) -> str | None:
         """The anchor of the rule an event of this kind is judged by (for refusals)."""
-        if kind == "done" and event.get("phase") == self.phase_no("closing"):
+        if kind in ("done", "player_done") and event.get("phase") == self.phase_no("closing"):
             return self.EVENT_RULES.get("close")
         return self.EVENT_RULES.get(kind) or self.EVENT_RULES.get("acquire")
 

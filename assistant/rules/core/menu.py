@@ -59,10 +59,31 @@ class MenuMixin:
     # acquisition -----------------------------------------------------------
     def _menu_acquisition(self) -> list[dict]:
         if self.intervention is not None:
-            receiver, abbr = self.intervention
-            out = self._interventions(self.corps[receiver], abbr)
-            out.append({"type": "no_intervention", "company": abbr, "announced_by": receiver})
+            announcer, abbr = self.intervention
+            out = self._interventions(self.corps[announcer], abbr)
+            # each corporation that may intervene may let it go; then anyone may say nobody does
+            out += [
+                {
+                    "type": "no_intervention",
+                    "company": abbr,
+                    "announced_by": announcer,
+                    "corporation": i["corporation"],
+                    "president": i["president"],
+                    "price": i["min"],  # what it would pay, were it to intervene
+                }
+                for i in out
+            ]
+            out.append({"type": "no_intervention", "company": abbr, "announced_by": announcer})
             return out
+        out = self._purchases()
+        if self.phase_open:
+            out += self._player_done_items()
+            out.append({"type": "done", "phase": self.phase, "waiting_for": self.not_done_yet()})
+        return out
+
+    def _purchases(self) -> list[dict]:
+        """Every purchase a player-run corporation may make now: ``acquire`` from a player or a
+        corporation (a price span), ``announce`` for the foreign investor's (a fixed price)."""
         out = []
         for corp in self.corps.values():
             if corp.president is None:
@@ -88,14 +109,15 @@ class MenuMixin:
                         "min": lo,
                         "max": hi,
                     }
-                    out.append(item)
                     if seller.kind == "foreign_investor":
-                        # the announced purchase, then every intervention in it (best first)
-                        interventions = self._interventions(corp, abbr)
-                        item["may_intervene"] = [i["corporation"] for i in interventions]
-                        out += interventions
-        out.append({"type": "done", "phase": self.phase})
+                        # announced first: these corporations may then intervene (best first)
+                        item["type"] = "announce"
+                        item["may_intervene"] = [c.name for c in self.interveners(corp, abbr)]
+                    out.append(item)
         return out
+
+    def _player_done_items(self) -> list[dict]:
+        return [{"type": "player_done", "player": p, "phase": self.phase} for p in self.not_done_yet()]
 
     def _interventions(self, announcer, abbr: str) -> list[dict]:
         """The interventions in ``announcer``'s purchase of the foreign investor's ``abbr``: one
@@ -113,10 +135,20 @@ class MenuMixin:
                 "announced_by": announcer.name,
             }
             for c in self.interveners(announcer, abbr)
+            if c.name not in self.declined
         ]
 
     # closing ---------------------------------------------------------------
     def _menu_closing(self) -> list[dict]:
+        out = self._closings()
+        short = {name for name, _, _ in self.players_short()}
+        out += [i for i in self._player_done_items() if i["player"] not in short]
+        if not short:
+            out.append({"type": "done", "phase": self.phase, "waiting_for": self.not_done_yet()})
+        return out
+
+    def _closings(self) -> list[dict]:
+        """Every company its owner may close now (a corporation keeps at least one)."""
         out = []
         for name in self.order:
             for abbr in self.players[name].companies:
@@ -125,8 +157,6 @@ class MenuMixin:
             if corp.president is not None and len(corp.companies) > 1:
                 for abbr in corp.companies:
                     out.append({"type": "close", "company": abbr, "owner": corp.name, "player": corp.president})
-        if not self.players_short():
-            out.append({"type": "done", "phase": self.phase})
         return out
 
     # dividends, issue, IPO -------------------------------------------------
@@ -172,6 +202,13 @@ def events_of(item: dict, pick) -> dict:
     kind = item["type"]
     if kind == "reveal":
         return {"type": "reveal", "company": pick(item["choices"])}
+    if kind == "announce":
+        return {"type": "announce", "corporation": item["corporation"], "company": item["company"]}
+    if kind == "no_intervention":
+        ev = {"type": "no_intervention", "company": item["company"]}
+        if item.get("corporation"):
+            ev["corporation"] = item["corporation"]
+        return ev
     if kind in ("bid", "acquire", "dividend"):
         amount = pick(item["min"], item["max"])
         if kind == "bid":
@@ -190,8 +227,8 @@ def events_of(item: dict, pick) -> dict:
         "leave": ("player",),
         "buy_share": ("player", "corporation"),
         "sell_share": ("player", "corporation"),
-        "no_intervention": ("company",),
         "done": ("phase",),
+        "player_done": ("player", "phase"),
         "close": ("company",),
         "issue": ("corporation",),
         "skip_issue": ("corporation",),

@@ -141,7 +141,7 @@ def acquisition(game, corporation: str, company: str, price: int, announced_by: 
         out["span"] = [fixed, fixed]
         out["may_intervene"] = [x.name for x in game.interveners(game.corps[corporation], company)]
     try:
-        after = game.preview(event)
+        after = game.preview(event, within_phase=True)
     except RuleError as err:
         out.update(legal=False, error=err.message)
         return out
@@ -162,7 +162,7 @@ def closing(game, company: str) -> dict:
     event = {"type": "close", "company": company}
     out = {"event": event, "legal": True, "error": None, "owner": owner.name if owner else None}
     try:
-        after = game.preview(event)
+        after = game.preview(event, within_phase=True)
     except RuleError as err:
         out.update(legal=False, error=err.message)
         return out

@@ -35,7 +35,9 @@ EVENT_RULES = {
     "buy_share": "buy-one-share",
     "sell_share": "sell-one-share",
     "acquire": "phase-3-acquisition",
+    "announce": "phase-3-acquisition",
     "no_intervention": "phase-3-acquisition",
+    "player_done": "phase-3-acquisition",
     "close": "phase-4-closing",
     "dividend": "pay-dividends",
     "issue": "issue-one-share",
@@ -54,7 +56,7 @@ class StarsGame(Game):
     FIRST_PHASE = 1
     END_PHASE = "end_card"
     EVENT_RULES = EVENT_RULES
-    EVENT_TYPES = (*events.COMMON, "no_intervention")  # a receiver's announced purchase that nobody takes over
+    EVENT_TYPES = events.COMMON
 
     def _configure(self, options, deck, persons) -> None:
         """Stars' deck per player count, open companies, two-handed."""

@@ -12,6 +12,7 @@ from assistant.store import Refused, Stale
 from assistant.web import get_store
 from assistant.web.context import VIEW_KEYS
 from assistant.web.menu import FormError, event_from_form
+from assistant.web.seats import seat_of
 from assistant.web.views.table import render_region, view
 
 bp = Blueprint("play", __name__, url_prefix="/games")
@@ -73,6 +74,8 @@ def act(gid: str):
         event = event_from_form(request.form)
     except FormError as err:
         return _submit(gid, None, str(err))
+    if event["type"] == "done" and seat_of(gid):
+        event["by"] = seat_of(gid)  # the log says whose phone ended the phase for the table
     return _submit(gid, event)
 
 

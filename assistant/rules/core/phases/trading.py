@@ -65,6 +65,8 @@ class TradingMixin:
         self.moved = set()
         self.received = {}
         self.intervention = None
+        self.declined = []
+        self.said_done = []
         self.phase_open = self._acquisition_possible()
         receivers = [c for c in self.corps.values() if c.president is None]
         receivers.sort(key=self.fi_priority)
@@ -88,6 +90,8 @@ class TradingMixin:
         or while the phase is open."""
         if self.intervention is not None:
             return True
+        if self._everyone_done():
+            return False
         while self.receivers:
             corp = self.corps[self.receivers[0]]
             target = self._receiver_target(corp)
@@ -148,10 +152,7 @@ class TradingMixin:
             raise RuleError("The price must be a whole number of coins.")
         pending = self.intervention
         if pending is not None and (announced != pending[0] or abbr != pending[1]):
-            raise RuleError(
-                f"First settle {pending[0]}'s (in receivership) purchase of the {pending[1]}: "
-                f"does a corporation intervene?"
-            )
+            raise RuleError(f"First settle {self._pending_words()}: does a corporation intervene?")
         seller = self.owner.get(abbr)
         if seller is None:
             raise RuleError(f"The {abbr} is not owned by anyone, so it cannot be bought in phase 3.")
@@ -183,9 +184,13 @@ class TradingMixin:
             raise RuleError(f"{corp.name} has only {available} available for the {abbr}, not {price}{extra}.")
         if announced is not None:
             self._check_intervention(corp, abbr, announced, pending)
+            if pending is not None and corp.name in self.declined:
+                raise RuleError(f"{corp.name} has already let the {abbr} go.")
         self._transfer(corp, abbr, price)
+        self._not_done(corp.president)
         if pending is not None:
             self.intervention = None
+            self.declined = []
         seller_name = seller.name
         text = f"{corp.name} buys the {abbr} from {seller_name} for {price}"
         if announced:
@@ -222,31 +227,181 @@ class TradingMixin:
                 f"(no fake announcements)."
             )
 
+    def _pending_words(self) -> str:
+        announcer, abbr = self.intervention
+        receiver = " (in receivership)" if self.corps[announcer].president is None else ""
+        return f"{announcer}'s{receiver} announced purchase of the {abbr}"
+
+    def _ev_announce(self, ev) -> str:
+        """A president announces buying the foreign investor's company: the game waits while some
+        corporation with priority has the money to intervene, else the purchase is made at once."""
+        self._in_phase_3()
+        corp = self._corp_arg(ev)
+        abbr = ev.get("company")
+        if self.intervention is not None:
+            raise RuleError(f"First settle {self._pending_words()}: does a corporation intervene?")
+        if not self.phase_open:
+            raise RuleError("The acquisition phase is over: nothing more can be bought in it.")
+        if abbr not in self.cards.companies:
+            raise RuleError(f"There is no company {abbr!r}.")
+        if self.owner.get(abbr) is not self.fi:
+            raise RuleError(
+                f"Only a purchase from the foreign investor is announced; the {abbr} is not the "
+                f"foreign investor's: buy it from its owner."
+            )
+        if corp.president is None:
+            raise RuleError(
+                f"{corp.name} is in receivership: the receiver buys from the foreign investor by "
+                f"itself at the start of the phase."
+            )
+        if abbr in self.moved:
+            raise RuleError(f"The {abbr} already changed hands in this phase.")
+        price = self.fi_price(corp.name, abbr)
+        if not self.can_announce(corp, abbr):
+            have = self.spendable(corp)
+            extra = " (money received in this phase cannot be spent in it)" if have != corp.cash else ""
+            raise RuleError(
+                f"{corp.name} has only {have} available, not the {price} the foreign investor asks for "
+                f"the {abbr}{extra}: a corporation announces only what it can buy."
+            )
+        self._not_done(corp.president)
+        waiting = self.interveners(corp, abbr)
+        if not waiting:
+            self._transfer(corp, abbr, price)
+            self._written = [{"type": "acquire", "corporation": corp.name, "company": abbr, "price": price}]
+            return f"{corp.name} buys the {abbr} from the foreign investor for {price} (nobody could intervene)"
+        self.intervention = (corp.name, abbr)
+        self.declined = []
+        self._written = []
+        return (
+            f"{corp.name} announces buying the {abbr} from the foreign investor for {price}; "
+            f"{self._may_intervene_words(waiting)} may intervene"
+        )
+
+    @staticmethod
+    def _may_intervene_words(corps) -> str:
+        return ", ".join(f"{c.name} ({c.president})" for c in corps)
+
+    def undecided(self) -> list:
+        """The corporations that may still intervene in the pending announced purchase, best first."""
+        if self.intervention is None:
+            return []
+        announcer, abbr = self.intervention
+        return [c for c in self.interveners(self.corps[announcer], abbr) if c.name not in self.declined]
+
     def _ev_no_intervention(self, ev) -> str:
         self._in_phase_3()
         pending = self.intervention
         if pending is None:
-            raise RuleError("No purchase by a corporation in receivership is waiting for interventions.")
+            raise RuleError("No announced purchase is waiting for interventions.")
         if ev.get("company") != pending[1]:
             raise RuleError(f"The purchase waiting for interventions is of the {pending[1]}.")
+        waiting = self.undecided()
+        who = ev.get("corporation")
+        if who is not None:
+            if who not in [c.name for c in waiting]:
+                if who in self.declined:
+                    raise RuleError(f"{who} has already let the {pending[1]} go.")
+                raise RuleError(f"{who} may not intervene in {self._pending_words()}, so it has nothing to let go.")
+            self.declined.append(who)
+            waiting = self.undecided()
+            if waiting:
+                self._written = []
+                return f"{who} lets the {pending[1]} go; {self._may_intervene_words(waiting)} may still intervene"
         self.intervention = None
+        self.declined = []
         corp = self.corps[pending[0]]
         price = self.fi_price(corp.name, pending[1])
         self._transfer(corp, pending[1], price)
-        return f"Nobody intervenes: {corp.name} (in receivership) buys the {pending[1]} for {price}"
+        first = f"{who} lets it go too. " if who is not None else ""
+        if corp.president is None:
+            self._written = [{"type": "no_intervention", "company": pending[1]}]
+            return f"{first}Nobody intervenes: {corp.name} (in receivership) buys the {pending[1]} for {price}"
+        self._written = [{"type": "acquire", "corporation": corp.name, "company": pending[1], "price": price}]
+        return f"{first}Nobody intervenes: {corp.name} buys the {pending[1]} from the foreign investor for {price}"
 
-    def _ev_done(self, ev) -> str:
-        phase = ev.get("phase")
+    # ------------------------------------------------------------------ "I'm done", one player at a time
+    # In the any-order phases each player who could still act says "I'm done" on their own phone
+    # (``player_done``, a live event never exported); when everyone who could act has said it,
+    # the phase ends as if the table had entered ``done``.  ``done`` itself still ends it for all.
+    def could_act(self) -> list[str]:
+        """The players who could still act in the open any-order phase, in player order: the
+        presidents with a purchase left (acquisition), the owners of companies they may close
+        (closing)."""
+        if not self.phase_open or self.intervention is not None:
+            return []
+        if self.phase_kind == "acquisition":
+            who = {m["president"] for m in self._purchases()}
+        elif self.phase_kind == "closing":
+            who = {m["player"] for m in self._closings()}
+        else:
+            return []
+        return [p for p in self.order if p in who]
+
+    def not_done_yet(self) -> list[str]:
+        """The players who could still act and have not said "I'm done"."""
+        return [p for p in self.could_act() if p not in self.said_done]
+
+    def _not_done(self, player) -> None:
+        """A player who acts after saying "I'm done" was not done after all."""
+        if player in self.said_done:
+            self.said_done.remove(player)
+
+    def _everyone_done(self) -> bool:
+        """After some player said "I'm done": whether everyone who could act has said it; if so
+        the phase ends here, written in a transcript as the table's ``done``."""
+        if not self.said_done or not self.phase_open or self.not_done_yet():
+            return False
+        self.phase_open = False
+        self._written = [*self._written, {"type": "done", "phase": self.phase}]
+        self._log(f"Everyone who could act is done ({', '.join(self.said_done)}): {self._phase_done_words()}")
+        return True
+
+    def _phase_done_words(self) -> str:
+        return "Acquisitions done" if self.phase_kind == "acquisition" else "Closing done"
+
+    def _check_done_phase(self, phase) -> None:
         buying, closing = self.phase_no("acquisition"), self.phase_no("closing")
         if phase not in (buying, closing):
             raise RuleError(f"Only phase {buying} (acquisition) and phase {closing} (closing) are declared done.")
         if self.phase != phase:
             raise RuleError(f"It is phase {self.phase}, not phase {phase}.")
-        if phase == buying:
-            if self.intervention is not None:
-                raise RuleError(f"First settle {self.intervention[0]}'s purchase of the {self.intervention[1]}.")
+        if self.intervention is not None:
+            raise RuleError(f"First settle {self._pending_words()}: does a corporation intervene?")
+        if not self.phase_open:
+            raise RuleError(f"Phase {phase} is already over.")
+
+    def _ev_player_done(self, ev) -> str:
+        self._check_done_phase(ev.get("phase"))
+        name = ev.get("player")
+        if name not in self.players:
+            raise RuleError(f"{name!r} is not a player in this game.")
+        if name in self.said_done:
+            raise RuleError(f"{name} has already said they are done.")
+        if name not in self.could_act():
+            raise RuleError(f"{name} has nothing left to do in this phase, so there is nothing to say done.")
+        short = [s for s in self.players_short() if s[0] == name] if self.phase_kind == "closing" else []
+        if short:
+            _, cash, income = short[0]
+            raise RuleError(
+                f"{name} must close companies first: {cash} money and {income} income "
+                f"(a player must be able to pay a negative income)."
+            )
+        self.said_done.append(name)
+        self._written = []
+        waiting = self.not_done_yet()
+        if waiting:
+            return f"{name} is done; waiting for {', '.join(waiting)}"
+        return f"{name} is done"
+
+    def _ev_done(self, ev) -> str:
+        phase = ev.get("phase")
+        self._check_done_phase(phase)
+        self._written = [{"type": "done", "phase": phase}]
+        by = f" (ended by {ev['by']} for the table)" if ev.get("by") else ""
+        if phase == self.phase_no("acquisition"):
             self.phase_open = False
-            return "Acquisitions done"
+            return "Acquisitions done" + by
         short = self.players_short()
         if short:
             raise RuleError(
@@ -257,7 +412,7 @@ class TradingMixin:
                 + " (a player must be able to pay a negative income)."
             )
         self.phase_open = False
-        return "Closing done"
+        return "Closing done" + by
 
     # ------------------------------------------------------------------ phase 4
     def players_short(self) -> list[tuple[str, int, int]]:
@@ -272,6 +427,7 @@ class TradingMixin:
         return out
 
     def _start_closing(self):
+        self.said_done = []
         costs = self.costs()
         for abbr in sorted(self.fi.companies, key=lambda a: self.cards.companies[a].face_value):
             c = self.cards.companies[abbr]
@@ -295,8 +451,9 @@ class TradingMixin:
         )
 
     def _closing_open(self) -> bool:
-        """Phase 4 waits for its ``done`` while open (the automatic closings ran at its start)."""
-        return self.phase_open
+        """Phase 4 waits for its ``done`` while open (the automatic closings ran at its start),
+        or until everyone who could close a company has said "I'm done"."""
+        return self.phase_open and not self._everyone_done()
 
     def _close(self, owner, abbr, who) -> str:
         self._remove_company(abbr)
@@ -326,4 +483,5 @@ class TradingMixin:
                 raise RuleError(f"{owner.name} is in receivership; the receiver closes companies by itself.")
             if len(owner.companies) == 1:
                 raise RuleError(f"The {abbr} is the only company of {owner.name}; a corporation keeps at least one.")
+        self._not_done(owner.president if owner.kind == "corporation" else owner.name)
         return self._close(owner, abbr, owner.name)

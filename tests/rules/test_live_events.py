@@ -1,0 +1,226 @@
+"""The live events of the table's protocol (docs/live-events.md), in all three rulesets.
+
+* ``announce``: a purchase from the foreign investor is announced; the game waits while a
+  corporation with priority has the money to intervene ("the intention to buy a specific
+  company from the Foreign Investor must be announced before executing the transaction. Any
+  Corporation with a higher Share Price and enough Money available may then immediately
+  intervene"), and buys at once when none can;
+* ``no_intervention`` with a corporation: that corporation lets it go; without: nobody does;
+* ``player_done``: one player has finished an any-order phase; the last one ends it.
+
+Each is written in a transcript as the table's own events (``Game.transcript_events``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from assistant.rules import RuleError, registry
+from assistant.rules.core.menu import events_of
+
+from .builders import corporation, drawn_until, enter_phase, table
+from .test_acquisition import DOPPLER, JUNKYARD, OVERSEAS, STOCK, VINTAGE, announcement_position
+
+ANNOUNCE = {"type": "announce", "corporation": JUNKYARD, "company": "WT"}
+
+
+def kinds(menu):
+    return [m["type"] for m in menu]
+
+
+def test_an_announcement_waits_for_the_corporations_that_may_intervene():
+    g = announcement_position(announcer_cash=14)
+    g.apply(ANNOUNCE)
+    assert g.next == {"for": "intervention", "company": "WT", "announced_by": JUNKYARD}
+    assert g.company_owner_name("WT") == "Foreign Investor" or g.owner["WT"] is g.fi
+    assert g.journal[-1]["text"] == (
+        f"{JUNKYARD} announces buying the WT from the foreign investor for 14; "
+        f"{OVERSEAS} (Brian), {DOPPLER} (Crystal), {VINTAGE} (Amy) may intervene"
+    )
+    # only the two answers are allowed while it waits
+    assert set(kinds(g.legal_actions())) == {"acquire", "no_intervention"}
+    before = g.snapshot()
+    for bad in (
+        {"type": "done", "phase": 3},
+        {"type": "player_done", "player": "Amy", "phase": 3},
+        {"type": "announce", "corporation": STOCK, "company": "WT"},
+        {"type": "acquire", "corporation": STOCK, "company": "BPM", "price": 5},
+        {"type": "no_intervention", "company": "WT", "corporation": STOCK},  # no priority over the announcer
+    ):
+        with pytest.raises(RuleError) as err:
+            g.apply(bad)
+        assert err.value.message
+    assert g.snapshot() == before
+    assert g.transcript_events() == []  # an announcement still pending is not written
+
+
+def test_each_president_lets_it_go_then_the_last_one_intervenes():
+    g = announcement_position(announcer_cash=14)
+    g.apply(ANNOUNCE)
+    g.apply({"type": "no_intervention", "company": "WT", "corporation": OVERSEAS})
+    assert (
+        g.journal[-1]["text"] == f"{OVERSEAS} lets the WT go; {DOPPLER} (Crystal), {VINTAGE} (Amy) may still intervene"
+    )
+    lets_go = [m["corporation"] for m in g.legal_actions() if m["type"] == "no_intervention" and m.get("corporation")]
+    assert lets_go == [DOPPLER, VINTAGE]
+    with pytest.raises(RuleError, match="already let the WT go"):
+        g.apply({"type": "acquire", "corporation": OVERSEAS, "company": "WT", "price": 11, "announced_by": JUNKYARD})
+    g.apply({"type": "no_intervention", "company": "WT", "corporation": DOPPLER})
+    g.apply({"type": "acquire", "corporation": VINTAGE, "company": "WT", "price": 14, "announced_by": JUNKYARD})
+    assert g.owner["WT"].name == VINTAGE and g.next == {"for": "acquisition"}
+    # written as the intervention alone, which replays with nothing pending
+    assert g.transcript_events() == [
+        {"type": "acquire", "corporation": VINTAGE, "company": "WT", "price": 14, "announced_by": JUNKYARD}
+    ]
+
+
+def test_when_all_let_it_go_the_announcer_buys():
+    g = announcement_position(announcer_cash=14)
+    g.apply(ANNOUNCE)
+    for corp in (OVERSEAS, DOPPLER, VINTAGE):
+        g.apply({"type": "no_intervention", "company": "WT", "corporation": corp})
+    assert g.owner["WT"].name == JUNKYARD and g.corps[JUNKYARD].cash == 0
+    assert g.journal[-1]["text"] == (
+        f"{VINTAGE} lets it go too. Nobody intervenes: {JUNKYARD} buys the WT from the foreign investor for 14"
+    )
+    assert g.transcript_events() == [{"type": "acquire", "corporation": JUNKYARD, "company": "WT", "price": 14}]
+
+
+def test_nobody_intervenes_for_the_table_in_one_event():
+    g = announcement_position(announcer_cash=14)
+    g.apply(ANNOUNCE)
+    g.apply({"type": "no_intervention", "company": "WT"})
+    assert g.owner["WT"].name == JUNKYARD and g.fi.cash > 0
+    assert g.transcript_events() == [{"type": "acquire", "corporation": JUNKYARD, "company": "WT", "price": 14}]
+
+
+def test_with_nobody_able_to_intervene_the_purchase_goes_through_at_once():
+    g = announcement_position(announcer_cash=14)
+    g.apply({"type": "announce", "corporation": OVERSEAS, "company": "WT"})  # first in priority: face value
+    assert g.owner["WT"].name == OVERSEAS and g.corps[OVERSEAS].cash == 40 - 11
+    assert g.next == {"for": "acquisition"}
+    assert "nobody could intervene" in g.journal[-1]["text"]
+    assert g.transcript_events() == [{"type": "acquire", "corporation": OVERSEAS, "company": "WT", "price": 11}]
+
+
+def test_money_received_in_the_phase_does_not_make_an_intervener():
+    """Doppler AG's 40 are all received this phase: it cannot intervene (money turned vertical)."""
+    g = announcement_position(announcer_cash=14)
+    g.received[DOPPLER] = 40
+    g.apply(ANNOUNCE)
+    assert [m["corporation"] for m in g.legal_actions() if m["type"] == "acquire"] == [OVERSEAS, VINTAGE]
+
+
+def test_announcing_what_the_corporation_cannot_pay_is_refused():
+    g = announcement_position(announcer_cash=13)
+    with pytest.raises(RuleError, match="only 13 available, not the 14"):
+        g.apply(ANNOUNCE)
+    with pytest.raises(RuleError, match="not the foreign investor's"):
+        g.apply({"type": "announce", "corporation": JUNKYARD, "company": "BPM"})
+    assert g.events == []
+
+
+def test_players_say_they_are_done_and_the_last_one_ends_the_phase():
+    g = announcement_position(announcer_cash=14)
+    assert g.could_act() == ["Amy", "Brian", "Crystal"]
+    done = [m for m in g.legal_actions() if m["type"] == "done"][0]
+    assert done["waiting_for"] == ["Amy", "Brian", "Crystal"]
+    g.apply({"type": "player_done", "player": "Amy", "phase": 3})
+    assert g.journal[-1]["text"] == "Amy is done; waiting for Brian, Crystal"
+    with pytest.raises(RuleError, match="already said"):
+        g.apply({"type": "player_done", "player": "Amy", "phase": 3})
+    g.apply({"type": "player_done", "player": "Crystal", "phase": 3})
+    # Brian acts, then Amy acts again: she was not done after all
+    g.apply(ANNOUNCE)
+    g.apply({"type": "no_intervention", "company": "WT"})
+    buy = next(m for m in g.legal_actions() if m["type"] == "acquire" and m["corporation"] == STOCK)
+    g.apply(events_of(buy, lambda *x: x[0]))
+    assert g.not_done_yet() == ["Amy", "Brian"]
+    g.apply({"type": "player_done", "player": "Brian", "phase": 3})
+    assert g.phase == 3
+    g.apply({"type": "player_done", "player": "Amy", "phase": 3})
+    assert g.phase != 3 or g.next is None or g.next.get("for") != "acquisition"
+    assert any(
+        "Everyone who could act is done (Crystal, Brian, Amy): Acquisitions done" in a for a in g.journal[-1]["auto"]
+    )
+    written = g.transcript_events()
+    assert [e["type"] for e in written] == ["acquire", "acquire", "done"]
+    assert written[-1] == {"type": "done", "phase": 3}
+
+
+def test_the_table_may_end_the_phase_for_everyone_and_the_log_says_who():
+    g = announcement_position(announcer_cash=14)
+    g.apply({"type": "player_done", "player": "Amy", "phase": 3})
+    g.apply({"type": "done", "phase": 3, "by": "Crystal"})
+    assert g.journal[-1]["text"] == "Acquisitions done (ended by Crystal for the table)"
+    assert g.transcript_events() == [{"type": "done", "phase": 3}]
+
+
+def closing_position():
+    """Phase 4: Amy owns the MHE herself; Brian's Doppler AG owns two companies; Crystal has nothing to close."""
+    g = table(["Amy", "Brian", "Crystal"], turn=4)
+    g.players["Amy"].companies.append("MHE")
+    g.owner["MHE"] = g.players["Amy"]
+    corporation(g, DOPPLER, price=16, companies=["BY", "BPM"], cash=10, shares={"Brian": 1}, bank=1)
+    drawn_until(g, "orange")
+    return enter_phase(g, 4)
+
+
+def test_closing_waits_for_the_owners_who_could_close():
+    g = closing_position()
+    assert g.could_act() == ["Amy", "Brian"]
+    with pytest.raises(RuleError, match="nothing left to do"):
+        g.apply({"type": "player_done", "player": "Crystal", "phase": 4})
+    g.apply({"type": "player_done", "player": "Brian", "phase": 4})
+    # Amy closes her only company: nobody else could act, and everyone who could has said so
+    g.apply({"type": "close", "company": "MHE"})
+    assert g.phase != 4
+    assert [e["type"] for e in g.transcript_events()] == ["close", "done"]
+
+
+# ---------------------------------------------------------------------- all three rulesets, from play
+def find_announcement(key: str, seed: int):
+    """A game of ``key`` played at random until some corporation could announce a purchase that
+    another may intervene in."""
+    rng = random.Random(seed)
+    rs = registry.get(key)
+    weights = {"buy_share": 4, "ipo": 3, "pass": 1, "bid": 0.6, "done": 0.2, "close": 0.05, "player_done": 0}
+    for _attempt in range(40):
+        g = rs.create(["P1", "P2", "P3", "P4"], [])
+        while not g.game_over and len(g.events) < 600:
+            menu = g.legal_actions()
+            hot = [m for m in menu if m["type"] == "announce" and m["may_intervene"]]
+            if hot:
+                return g, hot[0]
+            quiet = [m for m in menu if m["type"] != "announce"] or menu
+            item = rng.choices(quiet, [weights.get(m["type"], 1) for m in quiet])[0]
+            g.apply(events_of(item, lambda *a: rng.randint(*a) if len(a) == 2 else rng.choice(a[0])))
+    raise AssertionError(f"no announcement with interveners in {key}")
+
+
+@pytest.mark.parametrize("key", list(registry.RULESETS))
+def test_announce_intervene_and_decline_in_every_ruleset(key):
+    g, item = find_announcement(key, 17)
+    announcer, company = item["corporation"], item["company"]
+    base = g.fork()
+    g.apply({"type": "announce", "corporation": announcer, "company": company})
+    assert g.next == {"for": "intervention", "company": company, "announced_by": announcer}
+    interventions = [m for m in g.legal_actions() if m["type"] == "acquire"]
+    assert [m["corporation"] for m in interventions] == item["may_intervene"]
+    # intervene
+    a = g.fork()
+    first = interventions[0]
+    a.apply(events_of(first, lambda *x: x[0]))
+    assert a.owner[company].name == first["corporation"]
+    # decline, one by one
+    b = g.fork()
+    for corp in item["may_intervene"]:
+        b.apply({"type": "no_intervention", "company": company, "corporation": corp})
+    assert b.owner[company].name == announcer
+    # the transcript forms replay to the same games
+    rs = registry.get(key)
+    for played in (a, b):
+        again = rs.replay(list(base.players), [], played.transcript_events())
+        assert again.snapshot() == played.snapshot()
