@@ -1,9 +1,14 @@
 /* The table page on a phone (works with htmx; without JavaScript the page is plain forms).
  *
  * - A change made on another phone re-renders the current view; what the player had open,
- *   typed or focused, and the scroll position, are carried over (nothing moves under them).
- * - #connection shows while the server cannot be reached; a tap made meanwhile is marked
- *   "not sent" with a Retry (its idempotency token makes a retry safe).
+ *   typed or focused is carried over, and the element at the top of the screen (or under the
+ *   finger) keeps its place on screen: rows added or removed above it do not move it.
+ * - When a re-render puts a different button under the finger, buttons take no tap for 700 ms.
+ * - #connection shows while the server cannot be reached. A tap made meanwhile is kept (the
+ *   tapped form is outlined; #unsent says so, fixed above the tabs, so nothing in the page moves)
+ *   and sent again by itself as soon as the server answers the poll again, exactly once: its
+ *   idempotency token goes with it. If the game changed so that it no longer fits, the answer
+ *   says so in words.
  * - When it becomes this phone's turn, the title says so, and the phone vibrates if the page is
  *   scrolled or in the background.
  */
@@ -79,45 +84,125 @@
       if (!el && scope && s.focus.tag === "SUMMARY") { el = scope.querySelector("summary"); }
       if (el) { el.focus({ preventScroll: true }); }
     }
-    if (keepScroll) { window.scrollTo(0, s.y); }
+    if (keepScroll) { window.scrollTo(0, s.y); }  // then keepAnchor corrects for rows added or removed above
+  }
+
+  function unsentBar(message) {
+    var bar = document.getElementById("unsent");
+    if (!bar) { return; }
+    var n = Object.keys(unsent).length;
+    bar.hidden = !message && !n;
+    var kept = !n ? "" : n === 1 ? "1 tap kept: it goes by itself once the server answers." :
+      n + " taps kept: they go by themselves once the server answers.";
+    bar.querySelector(".msg").textContent = message && kept ? message + " " + kept : message || kept;
+    bar.querySelector(".retry").textContent = n ? "Send now" : "OK";  // with nothing kept, it dismisses the words
   }
 
   function markUnsent(form, message) {
     var k = key(form);
-    if (k) { unsent[k] = form._rssSent || Array.from(new FormData(form).entries()); }
-    var note = form.querySelector(".unsent");
-    if (!note) {
-      note = document.createElement("p");
-      note.className = "unsent";
-      note.setAttribute("role", "alert");
-      note.innerHTML = '<span aria-hidden="true">⚠</span> <span class="msg"></span> <button type="button" class="retry">Retry</button>';
-      form.insertBefore(note, form.firstChild);
-    }
-    note.querySelector(".msg").textContent = message;
+    if (k && !unsent[k]) { unsent[k] = form._rssSent || Array.from(new FormData(form).entries()); }
+    form.classList.add("unsent-form");  // an outline: it takes no room, so nothing moves
+    unsentBar(message);
   }
 
   function restoreUnsent(root) {
+    var gone = false;
     Object.keys(unsent).forEach(function (k) {
       var f = byKey(root, "form", k);
-      if (!f) {
-        delete unsent[k];
-        var last = root.querySelector("#c-actions");
-        if (last) {
-          var p = document.createElement("p");
-          p.className = "unsent";
-          p.setAttribute("role", "alert");
-          p.textContent = "A tap made while offline was not sent, and the game has changed since: decide again.";
-          last.insertBefore(p, last.children[1] || null);
-        }
-        return;
-      }
+      if (!f) { delete unsent[k]; gone = true; return; }
       var d = f.closest("details");
       if (d) { d.open = true; }
       fill(f, unsent[k].map(function (e) { return [e[0], e[1], "", false]; }).filter(function (e) {
         return !/^(seq|token|csrf_token)$/.test(e[0]);
       }));
-      markUnsent(f, "Not sent: there was no connection.");
+      f.classList.add("unsent-form");
     });
+    if (gone) { unsentBar(GONE); }
+  }
+
+  // send one kept tap again: exactly what was sent (its seq and token too), from its form
+  function resend(form) {
+    var sent = unsent[key(form)] || form._rssSent || [];
+    sent.forEach(function (e) {
+      var fields = form.querySelectorAll('[name="' + esc(e[0]) + '"]:not(button)');
+      if (fields.length) {
+        fields.forEach(function (i) { if (i.type === "hidden") { i.value = e[1]; } });
+      } else {
+        var h = document.createElement("input");
+        h.type = "hidden"; h.name = e[0]; h.value = e[1];
+        form.appendChild(h);
+      }
+    });
+    form._rssResending = true;
+    htmx.trigger(form, "submit");
+  }
+
+  var LATE = "A tap made while offline was not entered: the game changed meanwhile, so it no longer fits. Decide again.";
+  var GONE = "A tap made while offline was not sent: the game changed meanwhile, so it no longer fits. Decide again.";
+  var resending = false;
+  function resendAll() {
+    if (resending) { return; }
+    var keys = Object.keys(unsent);
+    if (!keys.length) { return; }
+    resending = true;
+    var root = view();
+    keys.forEach(function (k) {
+      var f = root && byKey(root, "form", k);
+      if (f) { resend(f); } else { delete unsent[k]; unsentBar(GONE); }
+    });
+  }
+
+  // what stays in place when the view is re-rendered: the element under the finger, else the
+  // first element with a key (or an id) whose top is on screen
+  var pointer = null;
+  document.addEventListener("pointermove", function (e) { pointer = [e.clientX, e.clientY]; }, { passive: true });
+  document.addEventListener("pointerdown", function (e) { pointer = [e.clientX, e.clientY]; }, { passive: true });
+
+  function ident(el) {
+    if (!el) { return null; }
+    if (el.id) { return "#" + el.id; }
+    var k = key(el);
+    return k ? el.tagName.toLowerCase() + '[data-k="' + esc(k) + '"]' : null;
+  }
+
+  function findAnchor(root) {
+    var top = 0, bar = document.getElementById("turn");
+    if (bar) { top = Math.max(0, bar.getBoundingClientRect().bottom); }
+    var under = pointer && document.elementFromPoint(pointer[0], pointer[1]);
+    var el = under && root.contains(under) ? under.closest("[data-k], [id]") : null;
+    if (!el || !root.contains(el)) {
+      el = null;
+      var all = root.querySelectorAll("[data-k], [id]");
+      for (var i = 0; i < all.length; i++) {
+        var r = all[i].getBoundingClientRect();
+        if (r.height && r.top >= top) { el = all[i]; break; }
+      }
+    }
+    var id = ident(el);
+    return id ? { sel: id, top: el.getBoundingClientRect().top } : null;
+  }
+
+  function keepAnchor(root, anchor) {
+    if (!anchor) { return; }
+    var el = root.querySelector(anchor.sel);
+    if (!el) { return; }
+    var moved = el.getBoundingClientRect().top - anchor.top;
+    if (moved) { window.scrollBy(0, moved); }
+  }
+
+  function targetUnder() {
+    if (!pointer) { return null; }
+    var el = document.elementFromPoint(pointer[0], pointer[1]);
+    el = el && el.closest("button, summary, a, input, select, label");
+    if (!el) { return null; }
+    var f = el.closest("[data-k]");
+    return (f ? key(f) : "") + "|" + el.tagName + "|" + el.textContent.trim();
+  }
+
+  function settle(root) {
+    root.classList.add("settling");
+    window.clearTimeout(root._rssSettle);
+    root._rssSettle = window.setTimeout(function () { root.classList.remove("settling"); }, 700);
   }
 
   // the result of one's own entry, where one is looking: above the navigation when the
@@ -171,12 +256,32 @@
     });
   }
 
+  // a form's answer (whatever it says) means its tap reached the server: it is no longer kept
+  function reached(form) {
+    if (!form || !key(form) || !unsent[key(form)]) { return; }
+    delete unsent[key(form)];
+    form.classList.remove("unsent-form");
+    if (!Object.keys(unsent).length) { resending = false; unsentBar(null); }
+  }
+
   document.addEventListener("htmx:beforeSwap", function (evt) {
+    var from = evt.detail.requestConfig && evt.detail.requestConfig.elt;
+    var xhr = evt.detail.xhr;
+    if (from && from.closest && xhr && xhr.status > 0 && xhr.status < 500) {
+      var sent = from.closest("form");
+      var late = sent && sent._rssResending && (xhr.status === 409 || xhr.status === 422);
+      reached(sent);
+      // said where it stays: the view itself may be re-rendered by the poll a moment later
+      if (late) { unsentBar(LATE); }
+    }
     if (evt.detail.target && evt.detail.target.id === "view") {
-      var elt = evt.detail.requestConfig && evt.detail.requestConfig.elt;
+      var elt = from;
+      var root = view();
       saved = {
         kind: elt && elt.id === "region" ? "refresh" : elt && elt.closest("form") ? "entry" : "navigate",
-        state: snapshot(view())
+        state: snapshot(root),
+        anchor: findAnchor(root),
+        under: targetUnder()
       };
     }
   });
@@ -187,12 +292,14 @@
       if (saved.kind !== "navigate") {
         restore(root, saved.state, true);
         restoreUnsent(root);
+        keepAnchor(root, saved.anchor);
       }
       if (saved.kind === "entry") {
         // the buttons of the next step must not take a tap meant for the one just made
-        root.classList.add("settling");
-        window.setTimeout(function () { root.classList.remove("settling"); }, 700);
+        settle(root);
         entered = true;
+      } else if (saved.kind === "refresh" && targetUnder() !== saved.under) {
+        settle(root);  // another phone's change put something else under the finger
       }
       saved = null;
     }
@@ -208,11 +315,11 @@
     syncTurn();
   });
 
-  document.addEventListener("htmx:sendError", function (evt) { onFailure(evt, "Not sent: there is no connection to the server."); });
-  document.addEventListener("htmx:timeout", function (evt) { onFailure(evt, "Not sent: the server did not answer."); });
+  document.addEventListener("htmx:sendError", function (evt) { onFailure(evt, "Not sent yet: no connection."); });
+  document.addEventListener("htmx:timeout", function (evt) { onFailure(evt, "Not sent yet: the server did not answer."); });
   document.addEventListener("htmx:responseError", function (evt) {
     var form = evt.detail.elt && evt.detail.elt.closest && evt.detail.elt.closest("form");
-    if (form && evt.detail.xhr && evt.detail.xhr.status >= 500) { markUnsent(form, "Not sent: the server failed (" + evt.detail.xhr.status + ")."); }
+    if (form && evt.detail.xhr && evt.detail.xhr.status >= 500) { markUnsent(form, "Not sent yet: the server failed (" + evt.detail.xhr.status + ")."); }
   });
 
   function onFailure(evt, message) {
@@ -223,10 +330,13 @@
 
   document.addEventListener("htmx:afterRequest", function (evt) {
     var xhr = evt.detail.xhr;
+    var form = evt.detail.elt && evt.detail.elt.closest && evt.detail.elt.closest("form");
+    if (form && form._rssResending) { form._rssResending = false; resending = false; }
     if (xhr && xhr.status > 0) {
       setConnection(xhr.status !== 503, xhr.status === 503);
-      var form = evt.detail.elt && evt.detail.elt.closest && evt.detail.elt.closest("form");
-      if (form && key(form) && xhr.status < 500) { delete unsent[key(form)]; }
+      if (xhr.status < 500) { reached(form); }
+      // the server answers again: what was tapped meanwhile goes now, by itself
+      if (xhr.status < 500 && !form) { resendAll(); }
     }
   });
 
@@ -239,21 +349,11 @@
   });
 
   document.addEventListener("click", function (evt) {
-    var retry = evt.target.closest && evt.target.closest("button.retry");
+    var retry = evt.target.closest && evt.target.closest("#unsent button.retry");
     if (!retry) { return; }
-    var form = retry.closest("form");
-    var note = retry.closest(".unsent");
-    if (note) { note.remove(); }
-    if (!form) { return; }
-    (unsent[key(form)] || form._rssSent || []).forEach(function (e) {
-      var fields = form.querySelectorAll('[name="' + esc(e[0]) + '"]:not(button)');
-      if (!fields.length) {
-        var h = document.createElement("input");
-        h.type = "hidden"; h.name = e[0]; h.value = e[1];
-        form.appendChild(h);
-      }
-    });
-    htmx.trigger(form, "submit");
+    if (!Object.keys(unsent).length) { document.getElementById("unsent").hidden = true; return; }
+    resending = false;
+    resendAll();
   });
 
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { syncTurn(); } });
