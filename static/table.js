@@ -20,6 +20,7 @@
   var unsent = {};       // form key -> [[name, value], ...] of taps that did not reach the server
   var wasMine = null;
   var entered = false;   // the view just swapped in is the answer to this phone's own entry
+  var settleAnchor = null;  // what stays in place, once the swap has settled
 
   function view() { return document.getElementById("view"); }
   function key(el) { return el && el.getAttribute("data-k"); }
@@ -165,29 +166,41 @@
     return k ? el.tagName.toLowerCase() + '[data-k="' + esc(k) + '"]' : null;
   }
 
+  // candidates, best first: what is focused, the element under the finger, then the keyed (or identified)
+  // elements whose top is on screen; the first that is still there after the swap is kept in place
   function findAnchor(root) {
     var top = 0, bar = document.getElementById("turn");
     if (bar) { top = Math.max(0, bar.getBoundingClientRect().bottom); }
-    var under = pointer && document.elementFromPoint(pointer[0], pointer[1]);
-    var el = under && root.contains(under) ? under.closest("[data-k], [id]") : null;
-    if (!el || !root.contains(el)) {
-      el = null;
-      var all = root.querySelectorAll("[data-k], [id]");
-      for (var i = 0; i < all.length; i++) {
-        var r = all[i].getBoundingClientRect();
-        if (r.height && r.top >= top) { el = all[i]; break; }
+    var out = [];
+    function add(el) {
+      el = el && root.contains(el) ? el.closest("[data-k], [id]") : null;
+      if (el && root.contains(el) && ident(el)) { out.push({ sel: ident(el), top: el.getBoundingClientRect().top }); }
+    }
+    var focused = document.activeElement;  // what is being typed into, when it is on screen
+    if (focused && focused !== document.body) {
+      var f = focused.getBoundingClientRect();
+      if (f.bottom > top && f.top < window.innerHeight) { add(focused); }
+    }
+    add(pointer && document.elementFromPoint(pointer[0], pointer[1]));
+    var all = root.querySelectorAll("[data-k], [id]");
+    for (var i = 0; i < all.length && out.length < 8; i++) {
+      var r = all[i].getBoundingClientRect();
+      if (r.height && r.top >= top && r.top < window.innerHeight && ident(all[i])) {
+        out.push({ sel: ident(all[i]), top: r.top });
       }
     }
-    var id = ident(el);
-    return id ? { sel: id, top: el.getBoundingClientRect().top } : null;
+    return out;
   }
 
-  function keepAnchor(root, anchor) {
-    if (!anchor) { return; }
-    var el = root.querySelector(anchor.sel);
-    if (!el) { return; }
-    var moved = el.getBoundingClientRect().top - anchor.top;
-    if (moved) { window.scrollBy(0, moved); }
+  function keepAnchor(root, anchors) {
+    for (var i = 0; anchors && i < anchors.length; i++) {
+      var el = root.querySelector(anchors[i].sel);
+      if (el) {
+        var moved = el.getBoundingClientRect().top - anchors[i].top;
+        if (moved) { window.scrollBy(0, moved); }
+        return;
+      }
+    }
   }
 
   function targetUnder() {
@@ -293,6 +306,7 @@
         restore(root, saved.state, true);
         restoreUnsent(root);
         keepAnchor(root, saved.anchor);
+        settleAnchor = saved.anchor;  // again once settled: the turn bar above may change its height then
       }
       if (saved.kind === "entry") {
         // the buttons of the next step must not take a tap meant for the one just made
@@ -309,6 +323,7 @@
   // read them once settled
   document.addEventListener("htmx:afterSettle", function (evt) {
     if (evt.detail.target && evt.detail.target.id === "view") {
+      if (settleAnchor) { keepAnchor(view(), settleAnchor); settleAnchor = null; }
       syncNav();
       if (entered) { entered = false; showResult(view()); }
     }

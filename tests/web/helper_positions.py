@@ -90,8 +90,8 @@ def _acquisition_many(g):
     """Phase 3 with several buyers and many companies to choose from."""
     if _for(g) != "acquisition":
         return False
-    items = [m for m in g.legal_actions() if m["type"] == "acquire"]
-    return len({m["corporation"] for m in items}) >= 3 and len(items) >= 12
+    items = [m for m in g.legal_actions() if m["type"] in ("acquire", "announce") and not m.get("announced_by")]
+    return len({m["corporation"] for m in items}) >= 3 and len(items) >= 10
 
 
 PREDICATES = {
