@@ -76,7 +76,12 @@ def test_classic_first_turn_on_a_phone(live, browser):
     # phase 6 ends by itself (no corporation); phase 7 is open because players own companies
     assert game.phase == 7 and game.next == {"for": "closing"}
     expect(page.locator("#c-banner .when")).to_contain_text("Phase 7")
-    step({"type": "done", "phase": 7}, "Phase 7 done")
+    # an unseated phone ends it for the whole table: it asks first, naming who has not said "I'm done"
+    page.locator("#c-actions summary", has_text="End phase 7 for the whole table").click()
+    expect(page.locator("#c-actions details[open] p")).to_contain_text(
+        "not said they are done. End phase 7 for everyone"
+    )
+    step({"type": "done", "phase": 7}, "Yes: end phase 7 for the whole table")
     # phases 8-10, then turn 2: nothing to issue, Brian's MHE may go public in phase 2
     assert game.turn == 2 and game.phase == 2 and game.next["company"] == "MHE"
     page.locator("label.radio", has=page.locator('input[name="e.price"][value="11"]')).click()

@@ -23,8 +23,10 @@ def dividend_game(turns_after: int = 3, seed_from: int = 1):
         game = registry.STARS.create(PLAYERS)
         found = None
         while not game.game_over and len(game.events) < 1500:
-            menu = game.legal_actions()
-            item = rng.choice(menu)
+            # the table's events only (as a transcript has them): a purchase from the foreign
+            # investor settled aloud, phases ended by the table's done
+            menu = [{**m, "type": "acquire"} if m["type"] == "announce" else m for m in game.legal_actions()]
+            item = rng.choice([m for m in menu if m["type"] != "player_done"])
             if found is None and item["type"] == "dividend" and item["max"] - item["min"] >= 2:
                 found = (len(game.events), game.turn, item)
             game.apply(events_of(item, lambda *a, r=rng: r.randint(*a) if len(a) == 2 else r.choice(a[0])))
