@@ -110,6 +110,11 @@ class SeatsView:
         return lan.external_url("table.page", gid=self.gid)
 
     @cached_property
+    def board_url(self) -> str:
+        """The board's address as a tablet on the table's network reaches it."""
+        return lan.external_url("board.page", gid=self.gid)
+
+    @cached_property
     def qr(self):
         return lan.qr_svg(self.join_url)
 
