@@ -88,7 +88,7 @@ def test_the_manifest_and_icons_load_in_the_browser(live, browser):
         }"""
     )
     print(f"\nmanifest: {found}")
-    assert found["display"] == "standalone" and found["start_url"] == page.url.replace(live, "")
+    assert found["display"] == "standalone" and found["start"] == page.url.replace(live, "")
     assert "Amy" in found["name"] and "Brian" in found["name"]
     for sizes, drawn in found["icons"]:
         assert drawn != "broken" and (sizes == "any" or sizes == drawn), (sizes, drawn)
