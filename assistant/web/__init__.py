@@ -55,7 +55,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.wsgi_app = FastPoll(app.wsgi_app, app.extensions["rss_store"])  # the poll's 204 without Flask
     app.extensions["rss_rendered"] = RenderedCache()
 
-    from assistant.web.views import api, board, correct, helpers, home, install, play, resume, scores, table
+    from assistant.web.views import api, board, correct, helpers, home, install, play, resume, scores, share, table
 
     app.register_blueprint(home.bp)
     app.register_blueprint(table.bp)
@@ -67,6 +67,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(correct.bp)  # correcting an entry made long ago
     app.register_blueprint(board.bp)  # the table's shared screen (tablet or TV)
     app.register_blueprint(install.bp)  # the web app manifest and icons (Add to Home Screen)
+    app.register_blueprint(share.bp)  # a final result as an image, text and a printable page
     csrf.init_app(app)
     templating.init_app(app)
     assets.init_app(app)  # hashed static files (WhiteNoise) and compressed responses
