@@ -21,13 +21,13 @@ def test_the_board_shows_the_whole_table_and_no_controls(client, store):
     for name, corp in game.corps.items():
         card = page.split(f'data-b="corp-{name}"', 1)[1].split("</article>", 1)[0]
         assert f'<span class="price" title="share price">{corp.price}</span>' in card
-        assert f"cash <strong>{corp.cash}</strong>" in card and (corp.president or "receivership") in card
+        assert f"treasury <strong>{corp.cash}</strong>" in card and (corp.president or "receivership") in card
         for abbr in corp.companies:
             assert f">{abbr} <span" in card or f">{abbr}<" in card
     for name in SIX:
         assert f'data-b="player-{name}"' in page
     assert 'aria-label="Phase track"' in page and 'aria-current="step"' in page
-    assert "Foreign investor" in page and "Share prices" in page and "Deck:" in page
+    assert "Foreign investor" in page and "Share price row" in page and "Deck:" in page
     assert not re.search(r"<(form|button|input|select|textarea)\b", page), "the board is for looking only"
     region = client.get(f"/games/{gid}/board/r").text
     assert 'id="board"' in region and 'hx-swap-oob="true"' in region  # the poller comes along
