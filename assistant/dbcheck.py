@@ -204,6 +204,30 @@ def inspect_postgres(url: str) -> Report:
     return report
 
 
+KNOWN_FILES = "databases.txt"  # in the instance folder: the SQLite files this server has served
+
+
+def _known(instance_path: str | None) -> list[str]:
+    try:
+        with open(os.path.join(instance_path or "", KNOWN_FILES), encoding="utf-8") as f:
+            return [line.strip() for line in f if line.strip()]
+    except OSError:
+        return []
+
+
+def remember(path: str, instance_path: str | None) -> None:
+    """Note in the instance folder that this server serves ``path`` (so that a file that then
+    vanishes is not silently replaced by a new, empty one at the next start)."""
+    if not instance_path:
+        return
+    known = _known(instance_path)
+    path = os.path.abspath(path)
+    if path not in known:
+        os.makedirs(instance_path, exist_ok=True)
+        with open(os.path.join(instance_path, KNOWN_FILES), "a", encoding="utf-8") as f:
+            f.write(path + "\n")
+
+
 def check_before_start(path: str, instance_path: str | None = None, named: bool = False) -> Report:
     """The start check of ``serve``: the report, or DamagedDatabase with what to do."""
     if dburl.is_postgres(path):
@@ -216,6 +240,13 @@ def check_before_start(path: str, instance_path: str | None = None, named: bool 
             )
         return report
     report = inspect(path)
+    if not report.exists and os.path.abspath(path) in _known(instance_path):
+        raise DamagedDatabase(
+            f"The database file {path} is gone, but this server has served it before "
+            f"({os.path.join(instance_path or '', KNOWN_FILES)} says so). The server does not start a new, "
+            "empty table in its place. " + restore_advice(path) + " To start afresh on purpose, remove the "
+            f"file's line from {KNOWN_FILES}."
+        )
     if report.problems:
         detail = "; ".join(report.problems[:2]) + (" (and more)" if len(report.problems) > 2 else "")
         raise DamagedDatabase(

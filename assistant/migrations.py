@@ -12,7 +12,9 @@ the same steps under the same names (``MIGRATION_NAMES``).
    existed were Rolling Stock Stars games, and are now said to be, explicitly;
 4. ``seats`` — which phone took which seat (presentation only, not part of the log);
 5. ``games_resume_from_a_position`` — ``games.position``: the table as it lay when a game that
-   did not start with the assistant resumed (FORMAT-position.md); NULL for a game from its start.
+   did not start with the assistant resumed (FORMAT-position.md); NULL for a game from its start;
+6. ``rate_limits`` — how many games each client created (or imported) per time window, counted
+   in the database so that every worker process and every server on it shares the count.
 """
 
 from __future__ import annotations
@@ -69,12 +71,21 @@ def games_resume_from_a_position(db: sqlite_utils.Database) -> None:
         db["games"].add_column("position", str)
 
 
+@migrations(name="rate_limits")
+def rate_limits(db: sqlite_utils.Database) -> None:
+    if "rate_limits" not in db.table_names():
+        db["rate_limits"].create(
+            {"client": str, "action": str, "window": int, "count": int}, pk=("client", "action", "window")
+        )
+
+
 MIGRATION_NAMES = (
     "games_and_events",
     "two_handed_persons",
     "games_name_their_ruleset",
     "seats",
     "games_resume_from_a_position",
+    "rate_limits",
 )
 
 

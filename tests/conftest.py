@@ -31,6 +31,11 @@ def hypothesis_profile(environ) -> str:
 
 settings.load_profile(hypothesis_profile(os.environ))
 
+# The tests make many games from one address (127.0.0.1), far more than a table: the rate limit of
+# new games (assistant/web/limits.py) is raised for them, here and in the servers they start (which
+# inherit the environment). tests/robustness/test_limits.py checks the limit itself.
+os.environ.setdefault("RSS_CREATE_LIMIT", "1000000/600")
+
 
 # Kinds of tests, marked by what they use (so a new test is marked by writing it the usual way):
 # ``browser`` tests drive a real Chromium, ``server`` tests start the real server in a process of

@@ -109,3 +109,13 @@ def test_a_second_store_on_the_same_database_sees_every_change_and_its_cache_sta
     finally:
         one.close()
         two.close()
+
+
+def test_counts_of_new_games_are_per_client_and_window_and_the_size_is_known(store):
+    tables = store.tables
+    assert [tables.count_action("10.0.0.5", "new_game", 100) for _ in range(3)] == [1, 2, 3]
+    assert tables.count_action("10.0.0.6", "new_game", 100) == 1
+    assert tables.count_action("10.0.0.5", "new_game", 101) == 1  # the next window counts afresh
+    assert tables.count_action("10.0.0.5", "new_game", 103) == 1  # and older windows are dropped
+    assert tables.count_action("10.0.0.5", "new_game", 100) == 1
+    assert tables.size() > 0

@@ -52,6 +52,14 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("games_resume_from_a_position", ("ALTER TABLE games ADD COLUMN IF NOT EXISTS position text",)),
+    (
+        "rate_limits",
+        (
+            """CREATE TABLE IF NOT EXISTS rate_limits (
+                client text NOT NULL, action text NOT NULL, "window" integer NOT NULL, count integer NOT NULL,
+                PRIMARY KEY (client, action, "window"))""",
+        ),
+    ),
 )
 
 
@@ -130,6 +138,23 @@ class PostgresTables:
             games = conn.execute("SELECT count(*) FROM games").fetchone()[0]
             events = conn.execute("SELECT count(*) FROM events").fetchone()[0]
         return games, events
+
+    def count_action(self, client: str, action: str, window: int) -> int:
+        """Add one to the client's count of ``action`` in ``window``; the count now (older windows go)."""
+        with self.pool.connection() as conn, conn.transaction():
+            conn.execute('DELETE FROM rate_limits WHERE "window" < %s', [window - 1])
+            row = conn.execute(
+                """INSERT INTO rate_limits (client, action, "window", count) VALUES (%s, %s, %s, 1)
+                   ON CONFLICT (client, action, "window") DO UPDATE SET count = rate_limits.count + 1
+                   RETURNING count""",
+                [client, action, window],
+            ).fetchone()
+        return row[0]
+
+    def size(self) -> int:
+        """The database's size in bytes."""
+        with self.pool.connection() as conn:
+            return conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
 
     # -- seats ----------------------------------------------------------------------
     def take_seat(self, gid: str, phone: str, player: str | None) -> None:

@@ -9,6 +9,7 @@ it).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 
@@ -17,6 +18,28 @@ import sqlite_utils
 from assistant import migrations
 
 SYNCHRONOUS = "FULL"
+ENV_IDENT = "RSS_DB_IDENT"  # the file the server started on ("device:inode"), for its workers
+
+
+class DatabaseVanished(sqlite3.DatabaseError):
+    """The database file was deleted or replaced while the server ran: open connections would go on
+    writing to a file nobody will read again, so nothing more is read or acknowledged."""
+
+    def __init__(self, path: str, what: str):
+        super().__init__(
+            f"The database file {path} was {what} while the server ran: nothing more is saved, so that no "
+            "entry is acknowledged and then lost. Restore the file (a backup) and restart the server "
+            '(README: "A damaged database file").'
+        )
+
+
+def file_ident(path: str) -> str | None:
+    """The file's identity (device and inode), or None when there is no file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{st.st_dev}:{st.st_ino}"
 
 
 class SQLiteTables:
@@ -26,9 +49,25 @@ class SQLiteTables:
         self.path = str(path)
         self._local = threading.local()
         self._write_lock = threading.Lock()  # one writing thread of this process at a time
+        # the file this store serves: the server's (its workers get it in the environment), else the
+        # file as it is now; a store on a file not made yet takes it once its first connection made it
+        self.ident = os.environ.get(ENV_IDENT) if os.environ.get("RSS_DB") == os.path.abspath(self.path) else None
+        self.ident = self.ident or file_ident(self.path)
+
+    def check_file(self) -> None:
+        """Raise DatabaseVanished if the file is gone or is another file than the one served."""
+        now = file_ident(self.path)
+        if now is None:
+            raise DatabaseVanished(self.path, "deleted")
+        if self.ident is None:
+            self.ident = now
+        elif now != self.ident:
+            raise DatabaseVanished(self.path, "replaced by another file")
 
     def _db(self) -> sqlite_utils.Database:
         db = getattr(self._local, "db", None)
+        if db is not None or self.ident is not None:
+            self.check_file()  # one stat: the file is still the one served (a connection would make a new one)
         if db is None:
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             conn.execute("PRAGMA busy_timeout = 30000")
@@ -36,6 +75,7 @@ class SQLiteTables:
             conn.execute(f"PRAGMA synchronous = {SYNCHRONOUS}")  # per connection
             db = sqlite_utils.Database(conn)
             self._local.db = db
+            self.check_file()
         return db
 
     def close(self) -> None:
@@ -49,6 +89,27 @@ class SQLiteTables:
         db = self._db()
         db.enable_wal()
         migrations.apply(db)  # the schema, step by step (assistant/migrations.py)
+
+    # -- limits ---------------------------------------------------------------------
+    def count_action(self, client: str, action: str, window: int) -> int:
+        """Add one to the client's count of ``action`` in ``window``; the count now (older windows go).
+        In the database, so every worker process shares it."""
+        db = self._db()
+        with self._write_lock, _immediate(db.conn):
+            db.conn.execute("DELETE FROM rate_limits WHERE window < ?", [window - 1])
+            db.conn.execute(
+                """INSERT INTO rate_limits (client, action, window, count) VALUES (?, ?, ?, 1)
+                   ON CONFLICT (client, action, window) DO UPDATE SET count = count + 1""",
+                [client, action, window],
+            )
+            return db.conn.execute(
+                "SELECT count FROM rate_limits WHERE client = ? AND action = ? AND window = ?", [client, action, window]
+            ).fetchone()[0]
+
+    def size(self) -> int:
+        """The database's size in bytes: the file and its write-ahead log."""
+        self.check_file()
+        return sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
 
     # -- games ----------------------------------------------------------------------
     def insert_game(self, record: dict, events: list[dict] = ()) -> None:

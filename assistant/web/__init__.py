@@ -52,6 +52,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     secret.configure(app)
 
     app.extensions["rss_store"] = Store(app.config["DATABASE"])
+    if app.config.get("DATABASE_CHECK") and not dburl.is_postgres(app.config["DATABASE"]):
+        dbcheck.remember(app.config["DATABASE"], app.instance_path)  # its file now exists
     app.wsgi_app = FastPoll(app.wsgi_app, app.extensions["rss_store"])  # the poll's 204 without Flask
     app.extensions["rss_rendered"] = RenderedCache()
 

@@ -8,6 +8,7 @@ import sqlite3
 from flask import Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import BadRequest, Conflict, HTTPException, InternalServerError, ServiceUnavailable
 
+from assistant.backends.sqlite import DatabaseVanished
 from assistant.store import Unreplayable
 
 
@@ -20,12 +21,14 @@ def wants_json() -> bool:
 
 def _handle(err: HTTPException):
     message = err.description or err.name
+    # the exception's own headers go along (e.g. Retry-After of a 429)
+    headers = [(k, v) for k, v in err.get_headers() if k.lower() != "content-type"]
     if wants_json():
-        return jsonify({"error": message, "status": err.code}), err.code
+        return jsonify({"error": message, "status": err.code}), err.code, headers
     try:
-        return render_template("error.html", code=err.code, title=err.name, message=message), err.code
+        return render_template("error.html", code=err.code, title=err.name, message=message), err.code, headers
     except Exception:  # the error page itself cannot be built (e.g. no URL adapter): say it in plain text
-        return Response(f"{err.code} {err.name}: {message}\n", err.code, mimetype="text/plain")
+        return Response(f"{err.code} {err.name}: {message}\n", err.code, headers, mimetype="text/plain")
 
 
 def _unexpected(err: Exception):
@@ -60,6 +63,9 @@ def _emptied(path) -> bool:
 
 def _database(err: sqlite3.DatabaseError):
     """SQLite failed under a request: a damaged file says so (503), never "Something went wrong"."""
+    if isinstance(err, DatabaseVanished):
+        current_app.logger.error("database file gone under %s %r: %s", request.method, request.path[:200], err)
+        return _handle(DatabaseDamaged(description=str(err)))
     damaged = (
         not isinstance(err, sqlite3.OperationalError)
         or getattr(err, "sqlite_errorname", "") in DAMAGED

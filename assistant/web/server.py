@@ -25,8 +25,9 @@ import time
 from dataclasses import dataclass
 
 from assistant import dburl
+from assistant.backends.sqlite import ENV_IDENT, file_ident
 from assistant.dbcheck import DamagedDatabase
-from assistant.web import MAX_BODY, create_app
+from assistant.web import MAX_BODY, create_app, limits
 from assistant.web.lan import lan_ip
 
 DEFAULT_HOST = "0.0.0.0"
@@ -294,9 +295,16 @@ def main(
     )
     where = f"{s.workers} worker process(es) x {s.threads} threads" if s.server == "granian" else "one process"
     print(f"Database: {app.extensions['rss_db_report'].summary()}  ({s.server}, {where})", flush=True)
+    if not dburl.is_postgres(database):
+        free, low = limits.disk_report(database)
+        cap = limits.db_max_bytes() >> 20
+        warning = " WARNING: the disk is nearly full; when it is, no entry can be saved." if low else ""
+        print(f"Disk: {free}; new games stop past {cap} MB of database (RSS_DB_MAX_MB).{warning}", flush=True)
     if s.server == "waitress":
         run_waitress(s, wsgi)
         return 0
     app.extensions["rss_store"].close()  # the workers open their own connections
+    if not dburl.is_postgres(database):  # the workers check that the file stays the one started on
+        os.environ[ENV_IDENT] = file_ident(database) or ""
     run_granian(Settings(s.host, s.port, database, s.workers, s.threads, s.server))
     return 0

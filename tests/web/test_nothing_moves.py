@@ -18,7 +18,7 @@ from assistant.rules import events_of
 
 from . import helper_positions
 from .browser import CHROMIUM
-from .test_phone import _import, _nav, _new_game, _phone, _post_event, _seat, _settled, _shot
+from .test_phone import _import, _nav, _new_game, _phone, _post_event, _president_picks, _seat, _settled, _shot
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium (scripts/test.sh)")
@@ -55,13 +55,7 @@ def test_a_remote_purchase_above_an_open_purchase_form_moves_nothing(live, brows
     assert pairs, "no position where another phone's purchase changes the reader's list"
     brian = None
     for reader, corp in dict.fromkeys((r, c) for r, c, _ in pairs):
-        brian = _phone(browser)
-        brian.goto(url)
-        _seat(brian, reader)
-        link = brian.locator("#c-actions a.pick", has_text=corp)
-        if "primary" not in (link.get_attribute("class") or ""):
-            link.click()
-            expect(brian.locator("#c-actions a.pick.primary", has_text=corp)).to_be_visible()
+        brian = _president_picks(browser, url, reader, corp)
         listed = brian.locator("#c-actions details.offer input[name='e.company']").evaluate_all(
             "els => els.map(e => e.value)"
         )

@@ -78,6 +78,18 @@ def _seat(page, name):
     expect(page.locator("#c-banner .when")).to_contain_text(f"you are {name}")
 
 
+def _president_picks(browser, url, president, corp):
+    """A phone seated as ``president`` that tapped ``corp`` in phase 3's picker."""
+    page = _phone(browser)
+    page.goto(url)
+    _seat(page, president)
+    pick = page.locator("#c-actions a.pick", has_text=corp)
+    if "primary" not in (pick.get_attribute("class") or ""):
+        pick.click()
+        expect(pick).to_have_class(re.compile("primary"))
+    return page
+
+
 def _in_viewport(page, selector) -> bool:
     return page.evaluate(
         """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
@@ -388,15 +400,21 @@ def test_the_undo_confirmation_opens_in_view_and_names_the_consequence(live, bro
         assert json.load(resp)["next"]["player"] == "Amy"
 
 
-def test_a_dropped_server_is_shown_and_a_tap_made_offline_is_sent_again_by_itself(live_server, browser):
-    """A tap made while the server is away is kept without moving anything under the finger, and
-    sent again by itself within 3 s of the server answering again, exactly once (issue 17)."""
+def _amy_on_a_live_server(live_server, browser):
+    """Amy's phone on a stoppable server, at her first decision: (page, game address)."""
     page = _phone(browser)
     url = _new_game(page, live_server.url)
     for company in ("BME", "BSE"):
         _post_event(url, {"type": "reveal", "company": company})
     _seat(page, "Amy")
     _settled(page, 2)
+    return page, url
+
+
+def test_a_dropped_server_is_shown_and_a_tap_made_offline_is_sent_again_by_itself(live_server, browser):
+    """A tap made while the server is away is kept without moving anything under the finger, and
+    sent again by itself within 3 s of the server answering again, exactly once (issue 17)."""
+    page, url = _amy_on_a_live_server(live_server, browser)
     expect(page.locator("#connection")).to_be_hidden()
 
     lost = time.monotonic()
@@ -434,12 +452,7 @@ def test_a_tap_kept_offline_that_no_longer_fits_is_said_in_words(live_server, br
     """The server comes back, but the game changed meanwhile: the kept tap is refused as stale, in words."""
     from assistant.store import Store
 
-    page = _phone(browser)
-    url = _new_game(page, live_server.url)
-    for company in ("BME", "BSE"):
-        _post_event(url, {"type": "reveal", "company": company})
-    _seat(page, "Amy")
-    _settled(page, 2)
+    page, url = _amy_on_a_live_server(live_server, browser)
     live_server.stop()
     expect(page.locator("#connection")).to_be_visible(timeout=10_000)
     page.locator("#c-actions").get_by_role("button", name="Start an auction for BME").click()
@@ -506,13 +519,7 @@ def test_phase_3_stays_short_with_many_purchases(live, browser):
     buyers = {m["corporation"] for m in items}
     president = next(m["president"] for m in items)
     corp = next(m["corporation"] for m in items if m["president"] == president)
-    page = _phone(browser)
-    page.goto(url)
-    _seat(page, president)
-    pick = page.locator("#c-actions a.pick", has_text=corp)
-    if "primary" not in (pick.get_attribute("class") or ""):
-        pick.click()
-        expect(pick).to_have_class(re.compile("primary"))
+    page = _president_picks(browser, url, president, corp)
     offers = page.locator("#c-actions details.offer")
     mine = [m for m in items if m["corporation"] == corp]
     expect(offers).to_have_count(len(mine))

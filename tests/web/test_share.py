@@ -12,14 +12,7 @@ from assistant.web import share
 
 from .board_positions import finished
 from .pngread import dark_pixels, read
-from .test_score_check import _url
-
-FIELDS = {
-    "cash_0": "30", "cash_1": "20", "cash_2": "45", "cash_3": "0",
-    "co_0": ["BME", "DR"], "co_3": ["CDG"],
-    "sh_1_Doppler__AG": "3", "sh_2_Doppler__AG": "1", "sh_3_Stock__Masters": "2",
-    "price_Doppler__AG": "16", "price_Stock__Masters": "75",
-}  # fmt: skip
+from .test_score_check import FIELDS, _url
 
 
 def _finished(client) -> str:

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 
 from assistant.rules import registry
 from assistant.store import ImportRefused, Refused
-from assistant.web import cards, get_store
+from assistant.web import cards, get_store, limits
 from assistant.web.csrf import is_json_request
 from assistant.web.labels import colors, two_handed_seats
 from assistant.web.seats import mark_host
@@ -132,6 +132,7 @@ def create_game():
         problem = ruleset.player_problem(len(filled))
         if problem:
             return again(problem)
+    limits.check_new_game(get_store())  # 429 past the rate of new games, 507 past the size cap
     try:
         gid = get_store().create_game(
             seats,
@@ -174,6 +175,7 @@ def import_game():
             data = json.loads(upload.read())
         except (UnicodeDecodeError, ValueError):
             return render_template("home.html", import_error="That file is not a JSON transcript."), 400
+    limits.check_new_game(get_store())
     try:
         gid = get_store().import_transcript(data)
     except (ImportRefused, Refused) as err:

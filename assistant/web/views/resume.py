@@ -8,7 +8,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from assistant.rules import RuleError, registry
 from assistant.store import ImportRefused
-from assistant.web import get_store
+from assistant.web import get_store, limits
 from assistant.web.resume import FI, OFFER, OUT, UNAVAILABLE, ResumeForm
 from assistant.web.scorecheck import MAX_PLAYERS, FormError
 from assistant.web.seats import mark_host
@@ -46,6 +46,7 @@ def table():
         return _start(str(err), 422)
     if request.method == "GET":
         return render_template("resume/table.html", form=form, ruleset=form.ruleset, holders=HOLDERS)
+    limits.check_new_game(get_store())
     try:
         gid = get_store().import_transcript(form.transcript())
     except (FormError, RuleError) as err:

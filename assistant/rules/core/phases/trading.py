@@ -140,6 +140,16 @@ class TradingMixin:
                 f"it is phase {self.phase} now."
             )
 
+    def _may_buy(self, corp, abbr: str) -> None:
+        """A corporation run by a player buys (or announces) a company that has not moved this phase."""
+        if corp.president is None:
+            raise RuleError(
+                f"{corp.name} is in receivership: the receiver only buys from the foreign investor, "
+                f"by itself at the start of the phase."
+            )
+        if abbr in self.moved:
+            raise RuleError(f"The {abbr} already changed hands in this phase.")
+
     def _ev_acquire(self, ev) -> str:
         self._in_phase_3()
         corp = self._corp_arg(ev)
@@ -158,13 +168,7 @@ class TradingMixin:
             raise RuleError(f"The {abbr} is not owned by anyone, so it cannot be bought in phase 3.")
         if seller is corp:
             raise RuleError(f"{corp.name} already owns the {abbr}.")
-        if corp.president is None:
-            raise RuleError(
-                f"{corp.name} is in receivership: the receiver only buys from the foreign investor, "
-                f"automatically at the start of the phase."
-            )
-        if abbr in self.moved:
-            raise RuleError(f"The {abbr} already changed hands in this phase.")
+        self._may_buy(corp, abbr)
         if seller.kind == "corporation":
             if seller.president is None:
                 raise RuleError(f"{seller.name} is in receivership and never sells companies.")
@@ -249,13 +253,7 @@ class TradingMixin:
                 f"Only a purchase from the foreign investor is announced; the {abbr} is not the "
                 f"foreign investor's: buy it from its owner."
             )
-        if corp.president is None:
-            raise RuleError(
-                f"{corp.name} is in receivership: the receiver buys from the foreign investor by "
-                f"itself at the start of the phase."
-            )
-        if abbr in self.moved:
-            raise RuleError(f"The {abbr} already changed hands in this phase.")
+        self._may_buy(corp, abbr)
         price = self.fi_price(corp.name, abbr)
         if not self.can_announce(corp, abbr):
             have = self.spendable(corp)
