@@ -20,6 +20,7 @@ def main(argv: list[str] | None = None) -> int:
         "--workers", type=int, default=None, help="worker processes (default: CPUs, at most 4, or $RSS_WORKERS)"
     )
     serve.add_argument("--threads", type=int, default=None, help="threads per worker (default 4, or $RSS_THREADS)")
+    serve.add_argument("--child", action="store_true", help=argparse.SUPPRESS)  # the supervised server itself
 
     check = sub.add_parser("check-db", help="check the database file's integrity (exit code 0: whole)")
     check.add_argument("--db", default=None, help="SQLite file or postgresql:// URL (default: the one serve uses)")
@@ -51,6 +52,10 @@ def main(argv: list[str] | None = None) -> int:
         from assistant.dbcheck import main as check_main
 
         return check_main(["--db", args.db] if args.db else [])
+    if args.child:
+        from assistant.web.server import run_child
+
+        return run_child(args.host, args.port, args.db, args.workers, args.threads)
     from assistant.web.server import main as serve_main
 
     return serve_main(host=args.host, port=args.port, db=args.db, workers=args.workers, threads=args.threads)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from assistant import dburl
 from assistant.backends.sqlite import ENV_IDENT, file_ident
 from assistant.dbcheck import DamagedDatabase
-from assistant.web import MAX_BODY, create_app, limits
+from assistant.web import MAX_BODY, create_app, limits, supervisor
 from assistant.web.lan import lan_ip
 
 DEFAULT_HOST = "0.0.0.0"
@@ -306,5 +306,15 @@ def main(
     app.extensions["rss_store"].close()  # the workers open their own connections
     if not dburl.is_postgres(database):  # the workers check that the file stays the one started on
         os.environ[ENV_IDENT] = file_ident(database) or ""
-    run_granian(Settings(s.host, s.port, database, s.workers, s.threads, s.server))
+    os.environ[ENV_DB] = database if dburl.is_postgres(database) else os.path.abspath(database)
+    child = ["serve", "--child", "--host", s.host, "--port", str(s.port), "--workers", str(s.workers)]
+    child += ["--threads", str(s.threads), "--db", os.environ[ENV_DB]]
+    return supervisor.supervise(child, database, app.instance_path, bool(db))
+
+
+def run_child(host, port, db, workers, threads) -> int:
+    """``serve --child``: granian's master and its workers, under the supervisor (supervisor.py)."""
+    _exit_with_parent()  # ends with the supervisor, even after a kill -9 of it
+    s = settings(host, port, db, workers, threads)
+    run_granian(s)
     return 0

@@ -13,16 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import workers as _workers
 from tests.project_games import played_game
 
 from .conftest import Http, assert_log_is_whole, header, import_game, read_log, serial_replay
-
-
-def _workers(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the worker processes in Linux /proc")

@@ -16,6 +16,7 @@ import pytest
 
 from assistant.rules.registry import STARS
 from assistant.web import MAX_BODY, server
+from tests.processes import workers as worker_pids
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,13 +79,6 @@ def _start(tmp_path, *extra, env=None):
     return proc, port, db, body
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -111,7 +105,7 @@ def test_workers_end_with_the_server_even_after_kill_9(tmp_path):
     proc, port, _db, body = _start(tmp_path, "--workers", "2")
     try:
         assert body is not None
-        workers = _children(proc.pid)
+        workers = worker_pids(proc.pid)
         assert len(workers) == 2, workers
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)

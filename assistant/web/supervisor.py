@@ -1,0 +1,69 @@
+"""Keeping the tables' server up: ``serve`` (with granian) runs the server in a child process and
+starts it again whenever it stops without being asked to.
+
+granian respawns a worker that dies, but exits by design when a respawned worker fails again
+within about 5.5 s (it sees a crash loop), and has no option against it. So the process ``serve``
+starts is a small supervisor: it starts the server (``serve --child``: granian's master and its
+workers), and when that stops by itself it says why, waits a moment (0.5, 1, 2, then 4 s; back to
+0.5 s once the server has run for a minute), checks the database again as at start, and starts it
+again. The longest outage is then the wait plus a start: about 5 s. Ctrl-C or SIGTERM stop the
+supervisor and the server together; the server also ends if the supervisor is killed (kill -9).
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+from assistant import dbcheck
+
+BACKOFF = (0.5, 1.0, 2.0, 4.0)  # seconds before the 1st, 2nd, 3rd and later restarts in a row
+STABLE_SECONDS = 60  # a server that ran this long counts as well again: the next wait is the first
+
+
+def wait_before(restarts_in_a_row: int) -> float:
+    return BACKOFF[min(restarts_in_a_row, len(BACKOFF)) - 1]
+
+
+def supervise(argv: list[str], database: str, instance_path: str | None, named: bool) -> int:
+    """Run ``python -m assistant <argv>`` (the server) until asked to stop; 0, or 2 when the
+    database cannot be used any more."""
+    stopping = False
+    child: subprocess.Popen | None = None
+
+    def stop(signum, _frame) -> None:
+        nonlocal stopping
+        stopping = True
+        if child is not None and child.poll() is None:
+            child.send_signal(signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    in_a_row = 0
+    while True:
+        started = time.monotonic()
+        child = subprocess.Popen([sys.executable, "-m", "assistant", *argv])
+        code = child.wait()
+        if stopping:
+            return 0
+        up = time.monotonic() - started
+        in_a_row = 1 if up >= STABLE_SECONDS else in_a_row + 1
+        wait = wait_before(in_a_row)
+        print(
+            f"The server stopped by itself (exit code {code}, after {up:.1f} s; restart {in_a_row} in a row): "
+            f"checking the database and starting it again in {wait:g} s.",
+            file=sys.stderr,
+            flush=True,
+        )
+        deadline = time.monotonic() + wait
+        while not stopping and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if stopping:
+            return 0
+        try:
+            dbcheck.check_before_start(database, instance_path, named=named)
+        except dbcheck.DamagedDatabase as err:
+            print(f"Not started again: {err.message}", file=sys.stderr, flush=True)
+            return 2
