@@ -10,7 +10,7 @@ the log with undo and corrections applied; one undo takes a correction back whol
 from __future__ import annotations
 
 from assistant.rules import RuleError
-from assistant.rules.core.events import AMEND, UNDO
+from assistant.rules.core.events import AMEND, REDO, UNDO
 
 
 def effective_events(rows) -> list[dict]:
@@ -21,8 +21,21 @@ def effective_events(rows) -> list[dict]:
 
 def in_effect(rows) -> tuple[list[dict], int]:
     """(the effective events, how many entries are in effect: what undo can still take back)."""
+    out, taken, _undone = walk(rows)
+    return out, len(taken)
+
+
+def undone(rows) -> list[dict]:
+    """The entries a redo can bring back, the next one first: what was undone since the last new entry."""
+    return [entry for _kind, entry in reversed(walk(rows)[2])]
+
+
+def walk(rows) -> tuple[list[dict], list[tuple], list[tuple]]:
+    """The log read in order: (the effective events, what each entry in effect did, and the
+    entries undone since the last new one, as ("event", event) or ("amend", row))."""
     out: list[dict] = []
-    taken: list[tuple] = []  # what each entry in effect did: ("event",) or ("amend", index, the old tail)
+    taken: list[tuple] = []  # what each entry in effect did: ("event",) or ("amend", index, the old tail, row)
+    back: list[tuple] = []  # undone, most recent last: what a redo brings back
     for row in rows:
         event = row.event
         kind = event.get("type")
@@ -30,19 +43,34 @@ def in_effect(rows) -> tuple[list[dict], int]:
             if taken:
                 done = taken.pop()
                 if done[0] == "event":
-                    out.pop()
+                    back.append(("event", out.pop()))
                 else:
                     del out[done[1] :]
                     out.extend(done[2])
+                    back.append(("amend", done[3]))
+        elif kind == REDO:
+            if back:
+                again, entry = back.pop()
+                if again == "event":
+                    out.append(entry)
+                    taken.append(("event",))
+                else:
+                    _amend(out, taken, entry)
         elif kind == AMEND:
-            k = event["index"]
-            old = out[k:]
-            out[k:] = [event["event"], *old[1 : 1 + event["kept"]]]
-            taken.append(("amend", k, old))
+            back.clear()
+            _amend(out, taken, event)
         else:
+            back.clear()
             out.append(event)
             taken.append(("event",))
-    return out, len(taken)
+    return out, taken, back
+
+
+def _amend(out: list[dict], taken: list[tuple], row: dict) -> None:
+    k = row["index"]
+    old = out[k:]
+    out[k:] = [row["event"], *old[1 : 1 + row["kept"]]]
+    taken.append(("amend", k, old, row))
 
 
 def correct(start, effective: list[dict], index: int, event: dict) -> dict:

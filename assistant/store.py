@@ -34,7 +34,9 @@ from assistant.rules.core import events, position
 from assistant.rules.core.game import Game
 
 UNDO = events.UNDO
+REDO = events.REDO
 AMEND = events.AMEND
+REWRITES = (UNDO, REDO, AMEND)  # rows that change which entries are in effect
 CACHE_SIZE = 256  # games whose state is kept in memory (a late-game state is a few hundred kB)
 INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
 TOKEN_MAX = 200
@@ -309,7 +311,7 @@ class Store:
     def _catch_up(self, gid: str, seq: int, game: Game) -> tuple[int, Game] | None:
         """The cached state moved forward by the rows after ``seq`` (None if one of them is an undo)."""
         rows = self.rows(gid, seq)
-        if any(r.event.get("type") in (UNDO, AMEND) for r in rows) or [r.seq for r in rows] != list(
+        if any(r.event.get("type") in REWRITES for r in rows) or [r.seq for r in rows] != list(
             range(seq + 1, seq + 1 + len(rows))
         ):
             return None
@@ -413,11 +415,16 @@ class Store:
 
     def _next_state(self, info: GameInfo, current: int, event: dict) -> Game:
         """The state after ``event`` entered at seq ``current`` (Refused if the rules refuse it)."""
-        if event["type"] == UNDO:
+        if event["type"] in (UNDO, REDO):
             rows = self.rows(info.id)[:current]
-            if not corrections.in_effect(rows)[1]:
+            if event["type"] == UNDO and not corrections.in_effect(rows)[1]:
                 raise Refused("there is nothing to undo")
-            return self._replay(info, effective_events([*rows, Row(current + 1, {"type": UNDO}, None, "")]))
+            if event["type"] == REDO and not corrections.undone(rows):
+                raise Refused(
+                    "there is nothing to restore: no entry was undone since the last one entered "
+                    "(the Log's full history still shows every entry ever made)"
+                )
+            return self._replay(info, effective_events([*rows, Row(current + 1, {"type": event["type"]}, None, "")]))
         seq, game = self.state(info.id)
         if seq != current:  # written meanwhile
             raise Stale(current, seq)
@@ -445,7 +452,7 @@ class Store:
         rows = self.rows(gid)
         seq = max(0, min(seq, len(rows)))
         effective = effective_events(rows[:seq])
-        if not any(r.event.get("type") in (UNDO, AMEND) for r in rows[seq:]):
+        if not any(r.event.get("type") in REWRITES for r in rows[seq:]):
             # the usual case (a phone tapped a moment too late): no replay, the journal has it all
             now_seq, now = self.state(gid)
             if now_seq == len(rows) and len(now.journal) == len(effective) + len(rows) - seq:
@@ -454,7 +461,7 @@ class Store:
         if any(r.event.get("type") == AMEND for r in rows):  # a correction rewrote the log: its words
             out = [
                 f"Corrected entry {r.event['index'] + 1}" if r.event.get("type") == AMEND
-                else ("Undone" if r.event.get("type") == UNDO else r.event.get("type", "?"))
+                else {UNDO: "Undone", REDO: "Restored"}.get(r.event.get("type"), r.event.get("type", "?"))
                 for r in rows[seq:]
             ]  # fmt: skip
             return out[-limit:]
@@ -480,11 +487,20 @@ class Store:
             chain.append(chain[-1].child(_event_key(event), new=False))
         walk: list[tuple[_Node, _Node | None, dict | None]] = []
         node = chain[-1]
+        back: list[_Node] = []  # the nodes undone since the last new entry: where a redo goes back down
         for row in rows:
             if row.event.get("type") == UNDO:
                 walk.append((node, node.parent, None))
+                if node.parent is not None:
+                    back.append(node)
                 node = node.parent or node
                 continue
+            if row.event.get("type") == REDO:
+                again = back.pop() if back else None
+                walk.append((node, again, "redo"))
+                node = again or node
+                continue
+            back.clear()
             key = _event_key(row.event)
             known = node.children.get(key)
             child = known or node.child(key, new=True)
@@ -507,7 +523,10 @@ class Store:
         # pass 3: the walk, each new node computed once from its parent's state
         out: list[str] = []
         for before, after, event in walk:
-            if after is None:  # an undo with nothing left to undo changes nothing
+            if after is None:  # an undo (or redo) with nothing left to take back changes nothing
+                continue
+            if event == "redo":
+                out.append("Restored: " + after.text)
                 continue
             if after is before.parent:
                 out.append("Undone: " + before.text)
@@ -576,8 +595,10 @@ class Store:
                 event = normalise_event(event)
             except Refused as err:
                 raise ImportRefused(err.message, index) from err
-            if event["type"] == UNDO:
-                raise ImportRefused("a transcript holds the events in effect; undo is not one of them", index)
+            if event["type"] in (UNDO, REDO):
+                raise ImportRefused(
+                    f"a transcript holds the events in effect; {event['type']} is not one of them", index
+                )
             try:
                 game.apply(event)
             except RuleError as err:

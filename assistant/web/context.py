@@ -8,7 +8,8 @@ from functools import cached_property
 
 from flask import abort
 
-from assistant.rules import registry
+from assistant import corrections
+from assistant.rules import RuleError, registry
 from assistant.rules.core import preview
 from assistant.store import NotFound
 from assistant.web import labels, menu
@@ -45,6 +46,7 @@ class TableView(SeatsView, BoardView, AcquisitionView):
         view: str = "play",
         corp: str | None = None,
         entered: bool = False,
+        everything: bool = False,
     ):
         try:
             self.info = store.get_game(gid)
@@ -59,6 +61,7 @@ class TableView(SeatsView, BoardView, AcquisitionView):
         self.stale = stale
         self.confirm_undo = confirm_undo
         self.full_history = full_history
+        self.everything = everything  # the Log shows every entry ever made, undone ones included
         self.view = view if view in VIEW_KEYS else "play"
         self.corp = corp  # phase 3: the corporation whose purchases are shown
         self.entered = entered  # this phone just entered the latest event (show its result)
@@ -201,6 +204,39 @@ class TableView(SeatsView, BoardView, AcquisitionView):
     def set_aside(self) -> list[dict]:
         """Entries the latest correction set aside, each with whether it fits now (Log view)."""
         return self.store.set_aside(self.gid)
+
+    @cached_property
+    def undone(self) -> list[dict]:
+        """The entries undone since the last new one, the next to restore first, in words."""
+        entries = corrections.undone(self.store.rows(self.gid)[: self.seq])
+        out, game = [], self.game.fork()
+        for n, entry in enumerate(entries, 1):
+            text = None
+            if entry.get("type") != "amend" and game is not None:
+                try:
+                    game.apply(entry)
+                    text = game.journal[-1].get("text")
+                except RuleError:
+                    game = None
+            out.append({"n": n, "text": text or f"the correction of entry {entry.get('index', 0) + 1}"})
+        return out
+
+    @cached_property
+    def undos_in_a_row(self) -> int:
+        """How many undos end the log: past a few in a row, the next one asks again, louder."""
+        n = 0
+        for row in reversed(self.store.rows(self.gid)[: self.seq]):
+            if row.event.get("type") != "undo":
+                break
+            n += 1
+        return n
+
+    @cached_property
+    def full_log(self) -> list[str] | None:
+        """Every entry ever made, undone ones included (``?history=everything``), oldest first."""
+        if not self.everything:
+            return None
+        return self.store.changes_since(self.gid, 0, limit=10**9)
 
     @property
     def can_undo(self) -> bool:

@@ -258,8 +258,10 @@ def client(app):
     return app.test_client()
 
 
-def csrf_of(client) -> str:
-    return CSRF_RE.search(client.get("/games/new").get_data(as_text=True)).group(1)
+def csrf_of(client, gid: str | None = None) -> str:
+    """The CSRF token a page hands out: a game's own (bound to that game) or the home pages'."""
+    page = client.get(f"/games/{gid}/v/more" if gid else "/games/new")
+    return CSRF_RE.search(page.get_data(as_text=True)).group(1)
 
 
 def rename_players(transcript: dict, names: dict) -> dict:

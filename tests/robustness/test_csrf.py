@@ -13,6 +13,7 @@ def _game(client) -> str:
     resp = client.post("/games/new", data={"csrf_token": csrf, "name": ["Amy", "Brian", "Crystal"]})
     assert resp.status_code == 303
     gid = resp.headers["Location"].rsplit("/", 1)[1]
+    csrf = csrf_of(client, gid)  # a token is bound to its game
     for _ in range(3):
         snap = snapshot_and_seq(client, gid)
         resp = client.post(
@@ -64,7 +65,8 @@ def test_every_form_post_needs_this_sessions_token(app, client):
     stranger = app.test_client()
     strangers_token = csrf_of(stranger)
     for endpoint, url, data in _form_posts(app, gid, before["seq"]):
-        for token in (None, "", "forged", strangers_token, csrf_of(client) + "x"):
+        own = csrf_of(client, gid) if "<gid>" in endpoint_rule(app, endpoint) else csrf_of(client)
+        for token in (None, "", "forged", strangers_token, own + "x"):
             body = dict(data)
             if "transcript" in body:
                 body["transcript"] = (io.BytesIO(body["transcript"][0].getvalue()), "t.json")
@@ -74,7 +76,7 @@ def test_every_form_post_needs_this_sessions_token(app, client):
             assert resp.status_code == 400, (endpoint, token, resp.status_code)
             assert "CSRF" in resp.get_data(as_text=True)
         # the same without cookies from the stranger's side, with the victim's token
-        resp = stranger.post(url, data=dict(data, csrf_token=csrf_of(client)) if "transcript" not in data else {})
+        resp = stranger.post(url, data=dict(data, csrf_token=own) if "transcript" not in data else {})
         assert resp.status_code == 400, endpoint
     assert snapshot_and_seq(client, gid) == before
     assert _games(app) == games
@@ -99,9 +101,13 @@ def test_json_content_type_does_not_bypass_the_check_on_form_routes(app, client)
     assert _games(app) == games
 
 
+def endpoint_rule(app, endpoint: str) -> str:
+    return next(r.rule for r in app.url_map.iter_rules() if r.endpoint == endpoint)
+
+
 def test_the_token_from_the_page_works(client):
     gid = _game(client)
-    csrf = csrf_of(client)
+    csrf = csrf_of(client, gid)
     resp = client.post(f"/games/{gid}/act", data={"csrf_token": csrf, "seq": "3", "e.type": "pass", "e.player": "Amy"})
     assert resp.status_code == 303
     resp = client.post(

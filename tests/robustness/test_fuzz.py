@@ -158,6 +158,8 @@ class Env:
         while self.state()["next"].get("for") == "reveal":
             snap = self.state()
             self.store.append(self.gid, snap["seq"], {"type": "reveal", "company": snap["next"]["choices"][0]})
+        # the token for posts to this game (a token is bound to its game; the home pages' is self.csrf)
+        self.game_csrf = CSRF_RE.search(self.client.get(f"/games/{self.gid}").text).group(1)
 
     def state(self) -> dict:
         resp = self.client.get(f"/games/{self.gid}/state")
@@ -193,8 +195,9 @@ def env(tmp_path):
 csrf_choice = st.sampled_from(["valid", "valid", "valid", "missing", "wrong"])
 
 
-def _csrf(env, choice):
-    return {"valid": {"csrf_token": env.csrf}, "missing": {}, "wrong": {"csrf_token": "forged"}}[choice]
+def _csrf(env, choice, game=False):
+    valid = env.game_csrf if game else env.csrf
+    return {"valid": {"csrf_token": valid}, "missing": {}, "wrong": {"csrf_token": "forged"}}[choice]
 
 
 def _seq(env, before, choice):
@@ -229,7 +232,7 @@ def _seq(env, before, choice):
 )
 def test_act(env, fields, seq, csrf, htmx):
     before = env.state()
-    data = dict(fields, seq=_seq(env, before, seq), **_csrf(env, csrf))
+    data = dict(fields, seq=_seq(env, before, seq), **_csrf(env, csrf, game=True))
     resp = env.client.post(f"/games/{env.gid}/act", data=data, headers={"HX-Request": "true"} if htmx else {})
     env.check(resp, before, {200, 303, 400, 409, 422}, accepted={200, 303})
 
@@ -245,7 +248,7 @@ def test_undo(env, seq, token, csrf, htmx):
     before = env.state()
     # the right seq only rarely (an undo is then accepted); otherwise stale or nonsense
     seq = str(before["seq"] - 1) if seq == "current-1" else seq
-    data = {"seq": seq, **_csrf(env, csrf), **({"token": token} if token is not None else {})}
+    data = {"seq": seq, **_csrf(env, csrf, game=True), **({"token": token} if token is not None else {})}
     resp = env.client.post(f"/games/{env.gid}/undo", data=data, headers={"HX-Request": "true"} if htmx else {})
     env.check(resp, before, {200, 303, 400, 409, 422}, accepted={200, 303})
 
@@ -258,7 +261,7 @@ def test_undo(env, seq, token, csrf, htmx):
 )
 def test_seat(env, player, csrf, gid):
     before = env.state()
-    data = {**_csrf(env, csrf), **({"player": player} if player is not None else {})}
+    data = {**_csrf(env, csrf, game=True), **({"player": player} if player is not None else {})}
     target = env.gid if gid is None else quote(gid, safe="")
     resp = env.client.post(f"/games/{target}/seat", data=data)
     env.check(resp, before, {303, 308, 400, 404, 405})

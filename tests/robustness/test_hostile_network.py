@@ -41,8 +41,9 @@ class Phone(Http):
                 self.cookies[name] = morsel.value
         return status, head, data
 
-    def csrf(self) -> str:
-        _, _, page = self.request("GET", "/games/new")
+    def csrf(self, gid: str | None = None) -> str:
+        """The token a page hands out: a game's own for posts to that game, else the home pages'."""
+        _, _, page = self.request("GET", f"/games/{gid}" if gid else "/games/new")
         return CSRF_RE.search(page.decode()).group(1)
 
     def form(self, path: str, fields: dict) -> tuple[int, dict, bytes]:
@@ -158,13 +159,12 @@ def test_missing_odd_and_fine_hosts_are_served_with_a_working_qr_code(server_fac
 def test_a_phone_seated_at_200_games_still_takes_a_seat(server_factory):
     srv = server_factory()
     phone = Phone(srv.base)
-    token = phone.csrf()
     sizes = []
     gids = []
     for _ in range(200):
         gid = new_game(phone)
         gids.append(gid)
-        status, _, _ = phone.form(f"/games/{gid}/seat", {"csrf_token": token, "player": "Brian"})
+        status, _, _ = phone.form(f"/games/{gid}/seat", {"csrf_token": phone.csrf(gid), "player": "Brian"})
         assert status == 303
         sizes.append(len(phone.cookies["session"]))
     print(
@@ -177,7 +177,7 @@ def test_a_phone_seated_at_200_games_still_takes_a_seat(server_factory):
     _, _, banner = phone.request("GET", f"/games/{gids[-1]}/c/banner")
     assert "you are <strong>Brian</strong>" in banner.decode()
     gid = new_game(phone)
-    status, _, _ = phone.form(f"/games/{gid}/seat", {"csrf_token": token, "player": "Crystal"})
+    status, _, _ = phone.form(f"/games/{gid}/seat", {"csrf_token": phone.csrf(gid), "player": "Crystal"})
     assert status == 303
     _, _, banner = phone.request("GET", f"/games/{gid}/c/banner")
     assert "you are <strong>Crystal</strong>" in banner.decode()
@@ -188,13 +188,14 @@ def test_a_phone_seated_at_200_games_still_takes_a_seat(server_factory):
 def test_long_names_do_not_blow_the_seat_cookie_either(server_factory):
     srv = server_factory()
     phone = Phone(srv.base)
-    token = phone.csrf()
     long_name = "\u00c9milie-\u00c1ngela " + "\u0429" * 18  # 30 characters, escaped to 6 bytes each in JSON
     game = NEW_GAME | {"players": [long_name, "Brian"]}
     for _ in range(60):
         status, body = phone.json("POST", "/games/import", game)
         assert status == 303
-        status, _, _ = phone.form(f"/games/{body['id']}/seat", {"csrf_token": token, "player": long_name})
+        status, _, _ = phone.form(
+            f"/games/{body['id']}/seat", {"csrf_token": phone.csrf(body["id"]), "player": long_name}
+        )
         assert status == 303
     print(f"largest Set-Cookie header with 30-character Cyrillic names: {phone.largest_set_cookie} bytes")
     assert phone.largest_set_cookie < COOKIE_LIMIT

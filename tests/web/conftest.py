@@ -53,8 +53,11 @@ class Table:
         self.client = client
         self._csrf = None
 
-    def csrf(self) -> str:
-        """The session's CSRF token, as the pages hand it out."""
+    def csrf(self, gid: str | None = None) -> str:
+        """The session's CSRF token as the pages hand it out: a game's own for posts to that game
+        (a token is bound to its game), the home pages' otherwise."""
+        if gid is not None:
+            return CSRF_RE.search(self.client.get(f"/games/{gid}/v/more").text).group(1)
         if self._csrf is None:
             page = self.client.get("/games/new")
             self._csrf = CSRF_RE.search(page.text).group(1)
@@ -75,7 +78,7 @@ class Table:
         """Post one event through the HTML form route, as the action panel's forms do."""
         if seq is None:
             seq = self.state(gid)["seq"]
-        data = {"csrf_token": self.csrf(), "seq": str(seq), **{f"e.{k}": str(v) for k, v in event.items()}}
+        data = {"csrf_token": self.csrf(gid), "seq": str(seq), **{f"e.{k}": str(v) for k, v in event.items()}}
         if token:
             data["token"] = token
         return self.client.post(f"/games/{gid}/act", data=data, headers=headers or {})

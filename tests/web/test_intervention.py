@@ -54,14 +54,14 @@ def _reach(client, wanted, ruleset=STARS, players=PLAYERS, seeds=300):
 
 
 def _seat(client, table, gid, player):
-    resp = client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": player})
+    resp = client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(gid), "player": player})
     assert resp.status_code == 303
 
 
 def _phone(client, table, gid, player):
     """Another phone (its own cookies) seated as ``player``."""
     other = client.application.test_client()
-    page = other.get("/games/new").text
+    page = other.get(f"/games/{gid}").text  # a token is bound to its game
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     assert other.post(f"/games/{gid}/seat", data={"csrf_token": token, "player": player}).status_code == 303
     return other

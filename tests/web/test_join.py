@@ -52,26 +52,26 @@ def test_lan_ip_is_none_on_a_machine_with_loopback_only():
 
 def test_take_a_seat_highlights_my_turn(client, table):
     gid = table.started_game()
-    resp = client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": "Amy"})
+    resp = client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(gid), "player": "Amy"})
     assert resp.status_code == 303
     banner = client.get(f"/games/{gid}/c/banner").text
     assert "my-turn" in banner and "Your turn" in banner and "you are <strong>Amy</strong>" in banner
-    client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": "Brian"})
+    client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(gid), "player": "Brian"})
     banner = client.get(f"/games/{gid}/c/banner").text
     assert "Your turn" not in banner and "you are <strong>Brian</strong>" in banner
 
 
 def test_leave_seat_gives_the_table_view(client, table):
     gid = table.started_game()
-    client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": "Amy"})
-    client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": ""})
+    client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(gid), "player": "Amy"})
+    client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(gid), "player": ""})
     banner = client.get(f"/games/{gid}/c/banner").text
     assert "you are" not in banner
 
 
 def test_seat_of_a_stranger_is_refused(client, table):
     gid = table.new_game()
-    resp = client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": "Mallory"})
+    resp = client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(gid), "player": "Mallory"})
     assert resp.status_code == 400
     assert "not a player" in resp.text
 

@@ -20,7 +20,7 @@ def test_in_the_closing_phase_a_seated_phone_shows_its_own_closings_first_and_fo
             deciders.setdefault(item["player"], set()).add(item["company"])
     me, *others = sorted(deciders)
     gid = import_position(client, "closing_two")
-    client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": me})
+    client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(gid), "player": me})
     panel = client.get(f"/games/{gid}/c/actions").text
     open_part, *folded = re.split(r'<details class="other"', panel)
     assert "Your decisions" in open_part

@@ -33,7 +33,7 @@ def test_csrf_token_is_per_session(app, table, store):
     other = app.test_client()
     gid = table.started_game()
     before = table.state(gid)
-    data = {"csrf_token": table.csrf(), "seq": str(before["seq"]), "e.type": "pass", "e.player": "Amy"}
+    data = {"csrf_token": table.csrf(gid), "seq": str(before["seq"]), "e.type": "pass", "e.player": "Amy"}
     resp = other.post(f"/games/{gid}/act", data=data)
     assert resp.status_code == 400 and "CSRF" in resp.text
     assert table.state(gid) == before and store.seq(gid) == before["seq"]  # nothing changed
@@ -46,7 +46,7 @@ def test_player_names_are_escaped_everywhere(client, table):
     gid = table.new_game(["Amy", EVIL])
     table.reveal_all(gid)
     table.act(gid, {"type": "pass", "player": "Amy"})
-    client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": EVIL})
+    client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(gid), "player": EVIL})
     pages = [client.get(f"/games/{gid}").text]
     pages += [client.get(f"/games/{gid}/c/{c}").text for c in ("banner", "actions", "players", "history", "join")]
     for html in pages:
@@ -116,7 +116,7 @@ def test_any_form_input_gets_a_4xx_or_success_never_a_500(client, table, fields)
     gid = table._fuzz_gid if hasattr(table, "_fuzz_gid") else None
     if gid is None:
         gid = table._fuzz_gid = table.started_game()
-    resp = client.post(f"/games/{gid}/act", data=dict(fields, csrf_token=table.csrf()))
+    resp = client.post(f"/games/{gid}/act", data=dict(fields, csrf_token=table.csrf(gid)))
     assert resp.status_code in (303, 400, 409, 422), (fields, resp.status_code)
 
 
@@ -142,3 +142,17 @@ def test_any_json_body_gets_a_clear_answer(client, table, body):
     assert resp.get_json()
     imp = table.client.post("/games/import", json=body)
     assert imp.status_code in (303, 400, 422)
+
+
+def test_a_csrf_token_is_bound_to_its_game(table, store):
+    """A token from game B's page does not post to game A (issue 18); game A's own does."""
+    game_a, game_b = table.started_game(), table.started_game()
+    before = table.state(game_a)
+    data = {"seq": str(before["seq"]), "e.type": "pass", "e.player": "Amy"}
+    resp = table.client.post(f"/games/{game_a}/act", data={**data, "csrf_token": table.csrf(game_b)})
+    assert resp.status_code == 400 and "CSRF" in resp.text
+    assert store.seq(game_a) == before["seq"]
+    home = table.client.post(f"/games/{game_a}/act", data={**data, "csrf_token": table.csrf()})
+    assert home.status_code == 400  # nor does the home page's
+    ok = table.client.post(f"/games/{game_a}/act", data={**data, "csrf_token": table.csrf(game_a)})
+    assert ok.status_code == 303 and store.seq(game_a) == before["seq"] + 1

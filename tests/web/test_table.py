@@ -164,7 +164,7 @@ def test_the_hosts_seat_poll_is_empty_until_a_seat_is_taken(client, app, table):
     gid = table.new_game(["Amy", "Brian"])
     assert client.get(f"/games/{gid}/seats?taken=0").status_code == 204
     other = app.test_client()
-    csrf = re.search(r'name="csrf_token" value="([^"]+)"', other.get("/games/new").text).group(1)
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', other.get(f"/games/{gid}").text).group(1)
     other.post(f"/games/{gid}/seat", data={"csrf_token": csrf, "player": "Brian"})
     changed = client.get(f"/games/{gid}/seats?taken=0")
     assert changed.status_code == 200 and changed.headers["HX-Trigger"] == "rss-changed" and changed.data == b""

@@ -315,13 +315,13 @@ def test_a_person_takes_both_seats_on_one_phone(client, table):
     assert "I am Amy (right hand)" in join
     table.reveal_all(gid)
     assert table.state(gid)["next"]["player"] == "Amy (right hand)"
-    resp = client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": "Amy"})
+    resp = client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(gid), "player": "Amy"})
     assert resp.status_code == 303
     banner = client.get(f"/games/{gid}/c/banner").text
     assert "my-turn" in banner and "you are <strong>Amy</strong>" in banner
     players = client.get(f"/games/{gid}/c/players").text
     assert players.count('<span class="tag">you</span>') == 2  # both of Amy's seats
-    client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": "Brian"})
+    client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(gid), "player": "Brian"})
     assert "my-turn" not in client.get(f"/games/{gid}/c/banner").text
     table.act(gid, {"type": "pass", "player": "Amy (right hand)"})
     assert table.state(gid)["next"]["player"] == "Brian (left hand)"

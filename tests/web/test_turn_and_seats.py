@@ -7,7 +7,7 @@ import re
 
 
 def _seat(client, table, gid, player):
-    resp = client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(), "player": player})
+    resp = client.post(f"/games/{gid}/seat", data={"csrf_token": table.csrf(gid), "player": player})
     assert resp.status_code == 303
 
 

@@ -17,7 +17,7 @@ def test_undo_takes_back_the_last_event_and_is_logged(client, table, store):
     before = table.state(gid)
     table.act(gid, {"type": "pass", "player": "Amy"})
     assert table.state(gid)["next"]["player"] == "Brian"
-    resp = client.post(f"/games/{gid}/undo", data={"csrf_token": table.csrf(), "seq": "4"})
+    resp = client.post(f"/games/{gid}/undo", data={"csrf_token": table.csrf(gid), "seq": "4"})
     assert resp.status_code == 303
     after = table.state(gid)
     assert after["seq"] == 5  # the undo is a row of the log too
@@ -28,7 +28,7 @@ def test_undo_takes_back_the_last_event_and_is_logged(client, table, store):
 def test_two_undos_take_back_two_events(client, table):
     gid = table.started_game()
     for seq in (3, 4):
-        client.post(f"/games/{gid}/undo", data={"csrf_token": table.csrf(), "seq": str(seq)})
+        client.post(f"/games/{gid}/undo", data={"csrf_token": table.csrf(gid), "seq": str(seq)})
     snap = table.state(gid)
     assert snap["seq"] == 5
     assert snap["next"]["for"] == "reveal" and len(snap["offering"]["available"]) == 1
@@ -37,7 +37,7 @@ def test_two_undos_take_back_two_events(client, table):
 def test_undo_from_a_stale_view_is_refused(client, table):
     gid = table.started_game()
     table.act(gid, {"type": "pass", "player": "Amy"})
-    resp = client.post(f"/games/{gid}/undo", data={"csrf_token": table.csrf(), "seq": "3"})
+    resp = client.post(f"/games/{gid}/undo", data={"csrf_token": table.csrf(gid), "seq": "3"})
     assert resp.status_code == 409
     assert "changed while you were deciding" in resp.text
     assert table.state(gid)["seq"] == 4
@@ -45,7 +45,7 @@ def test_undo_from_a_stale_view_is_refused(client, table):
 
 def test_nothing_to_undo(client, table):
     gid = table.new_game()
-    resp = client.post(f"/games/{gid}/undo", data={"csrf_token": table.csrf(), "seq": "0"})
+    resp = client.post(f"/games/{gid}/undo", data={"csrf_token": table.csrf(gid), "seq": "0"})
     assert resp.status_code == 422
     assert "nothing to undo" in resp.text
 

@@ -63,6 +63,8 @@ EVENTS: Mapping[str, EventType] = _declare(
     EventType("ipo", {"company": str, "corporation": str, "price": int}, "ipo", "Go public"),
     EventType("skip_ipo", {"company": str}, "ipo", "Stay private"),
     EventType("undo", {}, None, "Undo", level=STORE),
+    # the most recently undone entry back, while nothing new has been entered since
+    EventType("redo", {}, None, "Restore", level=STORE),
     # a correction of an entry made long ago, as one log row (assistant/corrections.py)
     EventType("amend", {"index": int}, None, "Correct an entry", level=STORE),
 )
@@ -77,6 +79,7 @@ COMMON = ("reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire"
           "no_intervention", "done", "player_done", "close", "dividend", "issue", "skip_issue", "ipo",
           "skip_ipo")  # fmt: skip
 UNDO = "undo"
+REDO = "redo"
 AMEND = "amend"
 
 

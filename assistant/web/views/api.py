@@ -60,6 +60,18 @@ def _bad(message: str, code: int = 400):
     return jsonify({"error": message, "status": code}), code
 
 
+UNDOS_WITHOUT_CONFIRM = 3  # past this many undos in a row, the next one must say "confirm": true
+
+
+def _undos_in_a_row(store, gid: str) -> int:
+    n = 0
+    for row in reversed(store.rows(gid)):
+        if row.event.get("type") != "undo":
+            break
+        n += 1
+    return n
+
+
 @bp.post("/<gid>/events")
 @exempt
 def post_event(gid: str):
@@ -75,6 +87,16 @@ def post_event(gid: str):
     if problem:
         return _bad(problem)
     store = get_store()
+    if (
+        event.get("type") == "undo"
+        and body.get("confirm") is not True
+        and _undos_in_a_row(store, gid) >= UNDOS_WITHOUT_CONFIRM
+    ):
+        return _bad(
+            f"{UNDOS_WITHOUT_CONFIRM} entries have just been undone in a row: to undo another, send "
+            '"confirm": true with it (undone entries can be restored with {"type": "redo"}).',
+            422,
+        )
     try:
         new_seq = store.append(gid, seq, event, token=token)
     except (Stale, Refused) as err:
@@ -115,4 +137,29 @@ def export(gid: str):
     resp.mimetype = "application/json"
     day = info.created[:10]
     resp.headers["Content-Disposition"] = f'attachment; filename="rolling-stock-stars-{day}-{gid[:6]}.json"'
+    return resp
+
+
+@bp.get("/<gid>/history")
+def history(gid: str):
+    """Every log row ever written, undone entries, restorations and corrections included, with its
+    words: for the record. The transcript export stays as it is; import reads only transcripts."""
+    info = _game_or_404(gid)
+    store = get_store()
+    rows = store.rows(gid)
+    texts = store.changes_since(gid, 0, limit=10**9)
+    data = {
+        "format": "rss-table-history",
+        "version": 1,
+        "game": info.ruleset,
+        "id": gid,
+        "players": info.players,
+        "rows": [
+            {"seq": r.seq, "event": r.event, "created": r.created, "text": t}
+            for r, t in zip(rows, texts if len(texts) == len(rows) else [None] * len(rows), strict=True)
+        ],
+    }
+    resp = make_response(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    resp.mimetype = "application/json"
+    resp.headers["Content-Disposition"] = f'attachment; filename="history-{info.created[:10]}-{gid[:6]}.json"'
     return resp

@@ -3,7 +3,7 @@ the icon opens that game) and Apple's touch icon at its well-known address."""
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, redirect, url_for
+from flask import Blueprint, current_app, jsonify, send_from_directory, url_for
 
 from assistant.rules import registry
 from assistant.store import NotFound
@@ -59,4 +59,5 @@ def game_manifest(gid: str):
 @bp.get("/apple-touch-icon-precomposed.png")
 def apple_touch_icon():
     """Where iPhones look for the icon when a page names none."""
-    return redirect(static_url("icons/apple-touch-icon.png"), code=301)
+    resp = send_from_directory(current_app.static_folder, "icons/apple-touch-icon.png", max_age=86400)
+    return resp

@@ -52,15 +52,18 @@ def _answer(gid: str, status: int, **kwargs):
     return make_response(render_template("table.html", v=v), status)
 
 
-def _submit(gid: str, event: dict | None, form_error: str | None = None):
+MAX_RESTORE = 50
+
+
+def _submit(gid: str, event: dict | None, form_error: str | None = None, seq=None, token=None):
     store = get_store()
     if not store.game_exists(gid):
         abort(404, description="There is no game at this address.")
-    seq = _expected_seq()
+    seq = _expected_seq() if seq is None else seq
     if form_error or seq is None:
         return _answer(gid, 422, error=form_error or "The form is missing its seq: reload the page.")
     try:
-        store.append(gid, seq, event, token=request.form.get("token") or None)
+        store.append(gid, seq, event, token=token or request.form.get("token") or None)
     except Stale as err:
         return _answer(gid, 409, stale=store.changes_since(gid, err.expected))
     except Refused as err:
@@ -90,3 +93,23 @@ def confirm_undo(gid: str):
 @bp.post("/<gid>/undo")
 def undo(gid: str):
     return _submit(gid, {"type": "undo"})
+
+
+@bp.post("/<gid>/redo")
+def redo(gid: str):
+    """Restore undone entries: the most recent one, or (``count``) it and the ones undone before it,
+    back to the one tapped in the Log; one log row each, the first at the form's seq."""
+    count = request.form.get("count", "1")
+    if not count.isdigit() or not 1 <= int(count) <= MAX_RESTORE:
+        return _submit(gid, None, f"count must be a whole number from 1 to {MAX_RESTORE}")
+    store = get_store()
+    seq, token = _expected_seq(), request.form.get("token") or None
+    if seq is not None and store.game_exists(gid):
+        for i in range(int(count) - 1):  # all but the last; the last goes through _submit's answer
+            try:
+                store.append(gid, seq + i, {"type": "redo"}, token=f"{token}-{i}" if token else None)
+            except (Stale, Refused):
+                break
+        else:
+            return _submit(gid, {"type": "redo"}, seq=seq + int(count) - 1, token=f"{token}-last" if token else None)
+    return _submit(gid, {"type": "redo"})

@@ -34,6 +34,7 @@ SHARED = ("offering", "deck", "corporations", "prices", "foreign", "history")
 
 def view(gid: str, **kwargs) -> TableView:
     kwargs.setdefault("corp", request.args.get("corp") or None)
+    kwargs.setdefault("everything", request.args.get("history") == "everything")
     return TableView(get_store(), gid, **kwargs)
 
 
