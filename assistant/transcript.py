@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from assistant.rules import registry
 
 FORMAT = "rss-table-transcript"
@@ -41,6 +43,16 @@ def build(
     if persons:
         out["persons"] = list(persons)  # the two-handed variant: the persons A and B behind the 4 seats
     return out
+
+
+def dumps(data: dict) -> str:
+    """A transcript as text: its header indented, then its events one per line (readable, and fast:
+    pretty-printing every field of 20,000 events costs ten times more)."""
+    head = {k: v for k, v in data.items() if k != "events"}
+    text = json.dumps(head, indent=1, ensure_ascii=False)
+    events = ",\n  ".join(json.dumps(e, ensure_ascii=False) for e in data.get("events") or [])
+    body = f'"events": [\n  {events}\n ]' if events else '"events": []'
+    return (text[:-2] + ",\n " if head else "{\n ") + body + "\n}\n"
 
 
 def is_table_event(event: dict) -> bool:

@@ -657,6 +657,7 @@ class ServerProcess:
     def __init__(self, workdir: Path, nice: int = 0, workers: int | None = None, threads=None, server=None, db=None):
         self.port = free_port()
         env = dict(os.environ, RSS_SECRET_KEY="load-test", PYTHONPATH=str(ROOT), RSS_INSTANCE=str(workdir / "inst"))
+        env["RSS_CREATE_LIMIT"] = "1000000/600"  # every simulated table is made from this one address
         if server:
             env["RSS_SERVER"] = server
         cmd = [

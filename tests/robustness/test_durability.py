@@ -89,7 +89,7 @@ def test_a_double_tap_on_a_form_is_applied_once(app, client):
     store = app.extensions["rss_store"]
     for seq in range(3):
         store.append(gid, seq, {"type": "reveal", "company": store.state(gid)[1].next["choices"][0]})
-    form = {"csrf_token": csrf, "seq": "3", "token": "tap-1", "e.type": "pass", "e.player": "Amy"}
+    form = {"csrf_token": csrf_of(client, gid), "seq": "3", "token": "tap-1", "e.type": "pass", "e.player": "Amy"}
     first = client.post(f"/games/{gid}/act", data=form)
     second = client.post(f"/games/{gid}/act", data=form)
     assert (first.status_code, second.status_code) == (303, 303)

@@ -80,7 +80,7 @@ def test_markup_names_show_as_text_everywhere(app, client, upto):
     if upto is not None:
         transcript["events"] = transcript["events"][:upto]
     gid = _import(client, transcript)
-    csrf = csrf_of(client)
+    csrf = csrf_of(client, gid)
     assert client.post(f"/games/{gid}/seat", data={"csrf_token": csrf, "player": EVIL["P1"]}).status_code == 303
 
     seen_names = set()

@@ -6,6 +6,7 @@ import json
 
 from flask import Blueprint, abort, jsonify, make_response, request
 
+from assistant import transcript
 from assistant.store import NotFound, Refused, Stale, check_token
 from assistant.web import get_store
 from assistant.web.csrf import exempt, is_json_request
@@ -133,7 +134,7 @@ def amend(gid: str):
 def export(gid: str):
     info = _game_or_404(gid)
     data = get_store().export(gid)
-    resp = make_response(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    resp = make_response(transcript.dumps(data))
     resp.mimetype = "application/json"
     day = info.created[:10]
     resp.headers["Content-Disposition"] = f'attachment; filename="rolling-stock-stars-{day}-{gid[:6]}.json"'
