@@ -153,15 +153,15 @@
     });
   }
 
-  // what stays in place when the view is re-rendered: the element under the finger, else the
-  // first element with a key (or an id) whose top is on screen
+  // where the finger is (the last touch or mouse position): what stays in place, and what a
+  // re-render must not swap for another button unnoticed
   var pointer = null;
   document.addEventListener("pointermove", function (e) { pointer = [e.clientX, e.clientY]; }, { passive: true });
   document.addEventListener("pointerdown", function (e) { pointer = [e.clientX, e.clientY]; }, { passive: true });
 
   function ident(el) {
     if (!el) { return null; }
-    if (el.id) { return "#" + el.id; }
+    if (el.id) { return "#" + esc(el.id); }
     var k = key(el);
     return k ? el.tagName.toLowerCase() + '[data-k="' + esc(k) + '"]' : null;
   }
