@@ -117,10 +117,14 @@ class TableView(SeatsView, BoardView, AcquisitionView):
         """Whom the table waits for in words: the presidents who may still intervene in an
         announced purchase, or (once someone said "I'm done") those who have not said it."""
         kind = (self.next or {}).get("for")
+
+        def who(name: str) -> str:
+            return "you" if name in self.my_seats else name
+
         if kind == "intervention":
-            return ", ".join(f"{c.president} ({c.name})" for c in self.game.undecided())
+            return ", ".join(f"{who(c.president)} ({c.name})" for c in self.game.undecided())
         if kind in ("acquisition", "closing") and self.game.said_done:
-            return ", ".join(self.game.not_done_yet())
+            return ", ".join(who(p) for p in self.game.not_done_yet())
         return ""
 
     @property

@@ -98,7 +98,8 @@ def test_a_president_announces_and_the_intervener_is_asked(client, table, store)
     # the announcer's phone says whom the table waits for
     first = interveners[0]
     bar = mine.get(f"/games/{gid}/c/banner").text
-    assert f"waiting for {first.president} ({first.name})" in html.unescape(bar)
+    whom = "you" if first.president == president else first.president  # this phone's own seat is "you"
+    assert f"waiting for {whom} ({first.name})" in html.unescape(bar)
     # the intervener's president is asked, with Intervene and Let it go
     theirs = _phone(client, table, gid, first.president)
     panel = html.unescape(_panel(theirs, gid))
