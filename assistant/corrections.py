@@ -30,6 +30,19 @@ def undone(rows) -> list[dict]:
     return [entry for _kind, entry in reversed(walk(rows)[2])]
 
 
+UNDOS_WITHOUT_CONFIRM = 3  # past this many undos in a row, the next one must be confirmed again
+
+
+def undos_in_a_row(rows) -> int:
+    """How many undos end the log."""
+    n = 0
+    for row in reversed(rows):
+        if row.event.get("type") != UNDO:
+            break
+        n += 1
+    return n
+
+
 def walk(rows) -> tuple[list[dict], list[tuple], list[tuple]]:
     """The log read in order: (the effective events, what each entry in effect did, and the
     entries undone since the last new one, as ("event", event) or ("amend", row))."""

@@ -228,12 +228,11 @@ class TableView(SeatsView, BoardView, AcquisitionView):
     @cached_property
     def undos_in_a_row(self) -> int:
         """How many undos end the log: past a few in a row, the next one asks again, louder."""
-        n = 0
-        for row in reversed(self.store.rows(self.gid)[: self.seq]):
-            if row.event.get("type") != "undo":
-                break
-            n += 1
-        return n
+        return corrections.undos_in_a_row(self.store.rows(self.gid)[: self.seq])
+
+    @property
+    def many_undos(self) -> bool:
+        return self.undos_in_a_row >= corrections.UNDOS_WITHOUT_CONFIRM
 
     @cached_property
     def full_log(self) -> list[str] | None:

@@ -6,7 +6,7 @@ import json
 
 from flask import Blueprint, abort, jsonify, make_response, request
 
-from assistant import transcript
+from assistant import corrections, transcript
 from assistant.store import NotFound, Refused, Stale, check_token
 from assistant.web import get_store
 from assistant.web.csrf import exempt, is_json_request
@@ -61,18 +61,6 @@ def _bad(message: str, code: int = 400):
     return jsonify({"error": message, "status": code}), code
 
 
-UNDOS_WITHOUT_CONFIRM = 3  # past this many undos in a row, the next one must say "confirm": true
-
-
-def _undos_in_a_row(store, gid: str) -> int:
-    n = 0
-    for row in reversed(store.rows(gid)):
-        if row.event.get("type") != "undo":
-            break
-        n += 1
-    return n
-
-
 @bp.post("/<gid>/events")
 @exempt
 def post_event(gid: str):
@@ -91,10 +79,10 @@ def post_event(gid: str):
     if (
         event.get("type") == "undo"
         and body.get("confirm") is not True
-        and _undos_in_a_row(store, gid) >= UNDOS_WITHOUT_CONFIRM
+        and corrections.undos_in_a_row(store.rows(gid)) >= corrections.UNDOS_WITHOUT_CONFIRM
     ):
         return _bad(
-            f"{UNDOS_WITHOUT_CONFIRM} entries have just been undone in a row: to undo another, send "
+            f"{corrections.UNDOS_WITHOUT_CONFIRM} entries have just been undone in a row: to undo another, send "
             '"confirm": true with it (undone entries can be restored with {"type": "redo"}).',
             422,
         )
