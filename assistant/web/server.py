@@ -28,7 +28,7 @@ from assistant import dburl
 from assistant.backends.sqlite import ENV_IDENT, file_ident
 from assistant.dbcheck import DamagedDatabase
 from assistant.web import MAX_BODY, create_app, limits, supervisor
-from assistant.web.asgi import BufferedBodies
+from assistant.web.front import BufferedBodies
 from assistant.web.lan import lan_ip
 
 DEFAULT_HOST = "0.0.0.0"
@@ -154,7 +154,7 @@ def served_app(db: str | None = None, check: bool = False):
 
 def worker_app():
     """Granian's factory, called in each worker process: the app on the database the parent chose,
-    behind the ASGI front that reads bodies off the app's threads (assistant/web/asgi.py)."""
+    behind the front that reads bodies off the app's threads (assistant/web/front.py)."""
     _exit_with_parent()
     wsgi, _ = served_app(os.environ.get(ENV_DB) or None)
     return BufferedBodies(wsgi, int(os.environ.get("RSS_THREADS") or THREADS), MAX_BODY)
@@ -206,7 +206,7 @@ def run_granian(s: Settings) -> None:
 
     if s.db:
         os.environ[ENV_DB] = s.db if dburl.is_postgres(s.db) else os.path.abspath(s.db)
-    os.environ["RSS_THREADS"] = str(s.threads)  # the app's threads in each worker (asgi.BufferedBodies)
+    os.environ["RSS_THREADS"] = str(s.threads)  # the app's threads in each worker (front.BufferedBodies)
     _raise_file_limit(s.workers * CONNECTIONS_PER_WORKER + 256)
     Granian(
         "assistant.web.server:worker_app",

@@ -1,6 +1,6 @@
 """Slow request bodies (issue 18, failure 1), against the real server (2 workers x 4 threads):
 clients that announce an upload to /games/import and trickle one byte every 2 s no longer hold
-the app's threads (bodies are read on the event loop, asgi.py), so pages and polls of a game
+the app's threads (bodies are read on the event loop, front.py), so pages and polls of a game
 stay answered within 2 s; a body that stalls past its deadline gets 408 and never reaches the app."""
 
 from __future__ import annotations

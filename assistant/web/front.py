@@ -1,0 +1,146 @@
+"""Slow request bodies never hold the threads that serve the tables (issue 18).
+
+granian's WSGI interface reads a request's body on the app's own thread, and has a deadline only
+for the request's head: 16 clients that announce an upload and then send a byte every 2 s held
+every app thread, and no page was answered. So granian serves the app through its own async
+interface (RSGI) and this small front: on the worker's event loop (where a waiting connection costs
+nothing) it reads the whole body first, within a deadline, and only then hands the request to the Flask app
+on one of the worker's threads. A body that does not arrive in time is answered 408 and never
+reaches the app; one larger than the app accepts is refused (413) before it is read.
+
+The deadline: ``BODY_SECONDS`` (15 s), plus one second per ``BODY_RATE`` bytes announced (8 KB/s, a
+very slow phone): a 2 MB transcript may take about four minutes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+BODY_SECONDS = 15.0
+BODY_RATE = 8 * 1024
+POLL_SUFFIX = "/version"
+
+
+def body_deadline(length: int) -> float:
+    """Seconds a body of ``length`` bytes (as announced) may take to arrive."""
+    seconds = float(os.environ.get("RSS_BODY_SECONDS") or BODY_SECONDS)
+    return seconds + max(length, 0) / BODY_RATE
+
+
+class BufferedBodies:
+    """An RSGI app in front of a WSGI app: bodies buffered on the event loop, the app on threads."""
+
+    def __init__(self, wsgi, threads: int, max_body: int):
+        self.wsgi = wsgi
+        self.max_body = max_body
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rss-app")
+
+    async def __rsgi__(self, scope, protocol):
+        """One request: its body read here (408 past the deadline, 413 too large), then the app."""
+        if scope.proto != "http":
+            return
+        headers = [(k.lower(), v) for k, v in scope.headers.items()]
+        length = next((v for k, v in headers if k == "content-length"), "")
+        announced = int(length) if length.isdigit() else 0
+        if announced > self.max_body:
+            _reply(protocol, 413, f"Request body too large: at most {self.max_body} bytes.\n")
+            return
+        body = b""
+        if announced or any(k == "transfer-encoding" for k, _ in headers):
+            try:
+                body = await asyncio.wait_for(self._rsgi_body(protocol), body_deadline(announced))
+            except TimeoutError:
+                _reply(protocol, 408, "The request's body did not arrive in time.\n")
+                return
+            except _TooLarge:
+                _reply(protocol, 413, f"Request body too large: at most {self.max_body} bytes.\n")
+                return
+            except Exception:  # the client went away
+                return
+        environ = _environ(scope, headers, body)
+        if scope.method == "GET" and scope.path.endswith(POLL_SUFFIX):
+            status, out_headers, chunks = _run(self.wsgi, environ)
+        else:
+            loop = asyncio.get_running_loop()
+            status, out_headers, chunks = await loop.run_in_executor(self.pool, _run, self.wsgi, environ)
+        protocol.response_bytes(status, out_headers, b"".join(chunks))
+
+    async def _rsgi_body(self, protocol) -> bytes:
+        parts, size = [], 0
+        async for chunk in protocol:
+            size += len(chunk)
+            if size > self.max_body:
+                raise _TooLarge()
+            parts.append(chunk)
+        return b"".join(parts)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _reply(protocol, status: int, text: str) -> None:
+    protocol.response_bytes(
+        status, [("content-type", "text/plain; charset=utf-8"), ("connection", "close")], text.encode()
+    )
+
+
+def _split(address: str, default_port: str) -> tuple[str, str]:
+    host, sep, port = (address or "").rpartition(":")
+    return (host, port) if sep else (address or "", default_port)
+
+
+def _environ(scope, headers: list[tuple[str, str]], body: bytes) -> dict:
+    """The WSGI environ of an RSGI request (PEP 3333: the path as latin-1 text of its UTF-8 bytes)."""
+    server_host, server_port = _split(scope.server, "80")
+    client_host, client_port = _split(scope.client, "")
+    environ = {
+        "REQUEST_METHOD": scope.method,
+        "SCRIPT_NAME": "",
+        "PATH_INFO": scope.path.encode("utf-8").decode("latin-1"),
+        "QUERY_STRING": scope.query_string,
+        "SERVER_NAME": server_host,
+        "SERVER_PORT": server_port,
+        "SERVER_PROTOCOL": f"HTTP/{scope.http_version}",
+        "REMOTE_ADDR": client_host,
+        "REMOTE_PORT": client_port,
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": scope.scheme,
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+        "CONTENT_LENGTH": str(len(body)) if body else "",
+    }
+    for name, value in headers:
+        if name == "content-type":
+            environ["CONTENT_TYPE"] = value
+        elif name != "content-length":
+            key = "HTTP_" + name.upper().replace("-", "_")
+            environ[key] = f"{environ[key]},{value}" if key in environ else value
+    return environ
+
+
+def _run(wsgi, environ) -> tuple[int, list[tuple[str, str]], list[bytes]]:
+    """Call the WSGI app on this thread: (status, headers, body)."""
+    answer: dict = {}
+
+    def start_response(status, headers, exc_info=None):
+        if exc_info and answer:
+            raise exc_info[1].with_traceback(exc_info[2])
+        answer["status"], answer["headers"] = int(status.split(" ", 1)[0]), list(headers)
+        return lambda data: answer.setdefault("written", []).append(data)
+
+    result = wsgi(environ, start_response)
+    try:
+        chunks = list(answer.get("written", [])) + [bytes(c) for c in result]
+    finally:
+        close = getattr(result, "close", None)
+        if close is not None:
+            close()
+    return answer["status"], answer["headers"], chunks
