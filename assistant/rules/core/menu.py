@@ -77,8 +77,7 @@ class MenuMixin:
             return out
         out = self._purchases()
         if self.phase_open:
-            out += self._player_done_items()
-            out.append({"type": "done", "phase": self.phase, "waiting_for": self.not_done_yet()})
+            out += self._phase_done_items(out)
         return out
 
     def _purchases(self) -> list[dict]:
@@ -116,8 +115,14 @@ class MenuMixin:
                     out.append(item)
         return out
 
-    def _player_done_items(self) -> list[dict]:
-        return [{"type": "player_done", "player": p, "phase": self.phase} for p in self.not_done_yet()]
+    def _phase_done_items(self, actions: list[dict], short=frozenset()) -> list[dict]:
+        """Each player who could still act (from ``actions``, the phase's menu) and has not said so
+        may say "I'm done"; the table may end the phase unless someone must close companies first."""
+        waiting = self.not_done_yet(actions)
+        out = [{"type": "player_done", "player": p, "phase": self.phase} for p in waiting if p not in short]
+        if not short:
+            out.append({"type": "done", "phase": self.phase, "waiting_for": waiting})
+        return out
 
     def _interventions(self, announcer, abbr: str) -> list[dict]:
         """The interventions in ``announcer``'s purchase of the foreign investor's ``abbr``: one
@@ -141,11 +146,7 @@ class MenuMixin:
     # closing ---------------------------------------------------------------
     def _menu_closing(self) -> list[dict]:
         out = self._closings()
-        short = {name for name, _, _ in self.players_short()}
-        out += [i for i in self._player_done_items() if i["player"] not in short]
-        if not short:
-            out.append({"type": "done", "phase": self.phase, "waiting_for": self.not_done_yet()})
-        return out
+        return out + self._phase_done_items(out, {name for name, _, _ in self.players_short()})
 
     def _closings(self) -> list[dict]:
         """Every company its owner may close now (a corporation keeps at least one)."""

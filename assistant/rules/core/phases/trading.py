@@ -322,23 +322,25 @@ class TradingMixin:
     # In the any-order phases each player who could still act says "I'm done" on their own phone
     # (``player_done``, a live event never exported); when everyone who could act has said it,
     # the phase ends as if the table had entered ``done``.  ``done`` itself still ends it for all.
-    def could_act(self) -> list[str]:
+    def could_act(self, actions: list[dict] | None = None) -> list[str]:
         """The players who could still act in the open any-order phase, in player order: the
         presidents with a purchase left (acquisition), the owners of companies they may close
-        (closing)."""
+        (closing).  ``actions``: those purchases or closings, when the caller has them already."""
         if not self.phase_open or self.intervention is not None:
             return []
-        if self.phase_kind == "acquisition":
-            who = {m["president"] for m in self._purchases()}
-        elif self.phase_kind == "closing":
-            who = {m["player"] for m in self._closings()}
-        else:
-            return []
+        if actions is None:
+            if self.phase_kind == "acquisition":
+                actions = self._purchases()
+            elif self.phase_kind == "closing":
+                actions = self._closings()
+            else:
+                return []
+        who = {m.get("player") or m.get("president") for m in actions}
         return [p for p in self.order if p in who]
 
-    def not_done_yet(self) -> list[str]:
+    def not_done_yet(self, actions: list[dict] | None = None) -> list[str]:
         """The players who could still act and have not said "I'm done"."""
-        return [p for p in self.could_act() if p not in self.said_done]
+        return [p for p in self.could_act(actions) if p not in self.said_done]
 
     def _not_done(self, player) -> None:
         """A player who acts after saying "I'm done" was not done after all."""
