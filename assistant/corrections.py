@@ -16,18 +16,18 @@ from assistant.rules.core.events import AMEND, REDO, UNDO
 def effective_events(rows) -> list[dict]:
     """The log with undo and corrections applied: each undo takes back the latest entry still in
     effect (an event, or a correction as a whole)."""
-    return in_effect(rows)[0]
+    return Walk.of(rows).out
 
 
 def in_effect(rows) -> tuple[list[dict], int]:
     """(the effective events, how many entries are in effect: what undo can still take back)."""
-    out, taken, _undone = walk(rows)
-    return out, len(taken)
+    walk = Walk.of(rows)
+    return walk.out, walk.taken_count
 
 
 def undone(rows) -> list[dict]:
     """The entries a redo can bring back, the next one first: what was undone since the last new entry."""
-    return [entry for _kind, entry in reversed(walk(rows)[2])]
+    return Walk.of(rows).undone
 
 
 UNDOS_WITHOUT_CONFIRM = 3  # past this many undos in a row, the next one must be confirmed again
@@ -35,55 +35,142 @@ UNDOS_WITHOUT_CONFIRM = 3  # past this many undos in a row, the next one must be
 
 def undos_in_a_row(rows) -> int:
     """How many undos end the log."""
-    n = 0
-    for row in reversed(rows):
-        if row.event.get("type") != UNDO:
-            break
-        n += 1
-    return n
+    return Walk.of(rows).undos_at_end
 
 
-def walk(rows) -> tuple[list[dict], list[tuple], list[tuple]]:
-    """The log read in order: (the effective events, what each entry in effect did, and the
-    entries undone since the last new one, as ("event", event) or ("amend", row))."""
-    out: list[dict] = []
-    taken: list[tuple] = []  # what each entry in effect did: ("event",) or ("amend", index, the old tail, row)
-    back: list[tuple] = []  # undone, most recent last: what a redo brings back
-    for row in rows:
-        event = row.event
+class TooShort(Exception):
+    """A walk resumed from a saved state was asked to take back more than that state holds."""
+
+
+class Walk:
+    """The log read in order, row by row: the effective events, what each entry in effect did
+    (what an undo takes back), and what was undone since the last new entry (what a redo brings back).
+
+    A walk from the log's start holds everything.  The store saves walks with its saved states
+    (``trimmed``): those hold only the latest effective events, from index ``base`` on, and the
+    latest entries in effect; a row that would reach further back raises TooShort, and the store
+    then starts from an earlier saved state.  ``low`` is the fewest effective events there were
+    since the walk (re)started (``restart``): the events below it were never touched meanwhile.
+    """
+
+    __slots__ = ("base", "out", "taken", "taken_count", "back", "undos_at_end", "latest_amend", "low")
+
+    def __init__(self):
+        self.base = 0
+        self.out: list[dict] = []  # the effective events from index ``base`` on
+        # what the latest entries in effect did, ("event",) or ("amend", index, the old tail, row)
+        self.taken: list[tuple] = []
+        self.taken_count = 0  # entries in effect, in all
+        self.back: list[tuple] = []  # undone, most recent last: ("event", event) or ("amend", row)
+        self.undos_at_end = 0
+        self.latest_amend: dict | None = None  # the latest correction row of the log, in effect or not
+        self.low = 0
+
+    @classmethod
+    def of(cls, rows) -> Walk:
+        return cls.of_events(row.event for row in rows)
+
+    @classmethod
+    def of_events(cls, events) -> Walk:
+        walk = cls()
+        for event in events:
+            walk.step(event)
+        return walk
+
+    @property
+    def count(self) -> int:
+        """How many effective events there are."""
+        return self.base + len(self.out)
+
+    @property
+    def undone(self) -> list[dict]:
+        """What a redo can bring back, the next one first."""
+        return [entry for _kind, entry in reversed(self.back)]
+
+    def copy(self) -> Walk:
+        out = Walk()
+        out.base, out.out, out.taken, out.taken_count = self.base, list(self.out), list(self.taken), self.taken_count
+        out.back, out.undos_at_end, out.latest_amend = list(self.back), self.undos_at_end, self.latest_amend
+        out.low = self.low
+        return out
+
+    def restart(self) -> Walk:
+        """This walk, to go on from (a copy), with ``low`` at the effective events it has now."""
+        out = self.copy()
+        out.low = out.count
+        return out
+
+    def trimmed(self, keep: int) -> Walk:
+        """A copy holding at most the latest ``keep`` effective events and entries in effect."""
+        out = Walk()
+        cut = max(0, len(self.out) - keep)
+        out.base, out.out, out.taken_count = self.base + cut, self.out[cut:], self.taken_count
+        out.back, out.undos_at_end, out.latest_amend = list(self.back), self.undos_at_end, self.latest_amend
+        out.low = out.count
+        taken = self.taken[-keep:] if keep else []
+        # a correction that reaches below the events held, and all before it, cannot be taken back here
+        for i in range(len(taken) - 1, -1, -1):
+            if taken[i][0] == "amend" and taken[i][1] < out.base:
+                taken = taken[i + 1 :]
+                break
+        out.taken = taken
+        return out
+
+    def step(self, event: dict) -> None:
+        """Read one more row of the log (TooShort: it reaches further back than this walk holds)."""
         kind = event.get("type")
+        self.undos_at_end = self.undos_at_end + 1 if kind == UNDO else 0
         if kind == UNDO:
-            if taken:
-                done = taken.pop()
+            if self.taken_count:
+                if not self.taken:
+                    raise TooShort("the undo takes back an entry older than the saved state holds")
+                done = self.taken[-1]
                 if done[0] == "event":
-                    back.append(("event", out.pop()))
+                    if not self.out:
+                        raise TooShort("the undo takes back an event older than the saved state holds")
+                    self.back.append(("event", self.out.pop()))
                 else:
-                    del out[done[1] :]
-                    out.extend(done[2])
-                    back.append(("amend", done[3]))
+                    self._cut(done[1])
+                    self.out.extend(done[2])
+                    self.back.append(("amend", done[3]))
+                self.taken.pop()
+                self.taken_count -= 1
+                self.low = min(self.low, self.count)
         elif kind == REDO:
-            if back:
-                again, entry = back.pop()
+            if self.back:
+                again, entry = self.back.pop()
                 if again == "event":
-                    out.append(entry)
-                    taken.append(("event",))
+                    self._push(entry)
                 else:
-                    _amend(out, taken, entry)
+                    self._amend(entry)
         elif kind == AMEND:
-            back.clear()
-            _amend(out, taken, event)
+            self.back.clear()
+            self.latest_amend = event
+            self._amend(event)
         else:
-            back.clear()
-            out.append(event)
-            taken.append(("event",))
-    return out, taken, back
+            self.back.clear()
+            self._push(event)
 
+    def _push(self, event: dict) -> None:
+        self.out.append(event)
+        self.taken.append(("event",))
+        self.taken_count += 1
 
-def _amend(out: list[dict], taken: list[tuple], row: dict) -> None:
-    k = row["index"]
-    old = out[k:]
-    out[k:] = [row["event"], *old[1 : 1 + row["kept"]]]
-    taken.append(("amend", k, old, row))
+    def _cut(self, index: int) -> list[dict]:
+        """Remove and return the effective events from ``index`` on."""
+        if index < self.base:
+            raise TooShort("the correction reaches further back than the saved state holds")
+        old = self.out[index - self.base :]
+        del self.out[index - self.base :]
+        self.low = min(self.low, index)
+        return old
+
+    def _amend(self, row: dict) -> None:
+        k = row["index"]
+        old = self._cut(k)
+        self.out.extend([row["event"], *old[1 : 1 + row["kept"]]])
+        self.taken.append(("amend", k, old, row))
+        self.taken_count += 1
 
 
 def correct(start, effective: list[dict], index: int, event: dict) -> dict:

@@ -14,7 +14,9 @@ the same steps under the same names (``MIGRATION_NAMES``).
 5. ``games_resume_from_a_position`` — ``games.position``: the table as it lay when a game that
    did not start with the assistant resumed (FORMAT-position.md); NULL for a game from its start;
 6. ``rate_limits`` — how many games each client created (or imported) per time window, counted
-   in the database so that every worker process and every server on it shares the count.
+   in the database so that every worker process and every server on it shares the count;
+7. ``saved_states`` — the state of a long game at a row of its log, so that it is not replayed
+   from its start (``assistant/saved_states.py``): a cache, the log alone is the game.
 """
 
 from __future__ import annotations
@@ -79,6 +81,16 @@ def rate_limits(db: sqlite_utils.Database) -> None:
         )
 
 
+@migrations(name="saved_states")
+def saved_states(db: sqlite_utils.Database) -> None:
+    if "saved_states" not in db.table_names():
+        db["saved_states"].create(
+            {"game_id": str, "version": str, "seq": int, "events": int, "data": bytes, "created": str},
+            pk=("game_id", "version", "seq"),
+            not_null={"events", "data", "created"},
+        )
+
+
 MIGRATION_NAMES = (
     "games_and_events",
     "two_handed_persons",
@@ -86,6 +98,7 @@ MIGRATION_NAMES = (
     "seats",
     "games_resume_from_a_position",
     "rate_limits",
+    "saved_states",
 )
 
 

@@ -19,19 +19,24 @@ tables say, so changes written by another process or server are caught up.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import sqlite3
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import partial
 
-from assistant import corrections, dburl, transcript
+from assistant import corrections, dburl, saved_states, transcript
 from assistant.backends.sqlite import SQLiteTables
 from assistant.names import check_names
 from assistant.rules import RuleError, registry
 from assistant.rules.core import events, position
 from assistant.rules.core.game import Game
+from assistant.rules.core.records import Journal
+
+log = logging.getLogger(__name__)
 
 UNDO = events.UNDO
 REDO = events.REDO
@@ -40,6 +45,8 @@ REWRITES = (UNDO, REDO, AMEND)  # rows that change which entries are in effect
 CACHE_SIZE = 256  # games whose state is kept in memory (a late-game state is a few hundred kB)
 INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
 TOKEN_MAX = 200
+HEADS_KEPT = 4  # journals of saved states kept in memory once fetched (saved_states.py)
+SAVED_TRIES = 3  # saved states tried, newest first, before a state is replayed from the log's start
 
 
 class StoreError(Exception):
@@ -112,6 +119,17 @@ class Row:
     created: str
 
 
+@dataclass(frozen=True)
+class _Known:
+    """A game as this worker knows it: the state after the first ``seq`` log rows, the log's walk
+    there (corrections.Walk), and how many rows were read since the last saved state."""
+
+    seq: int
+    game: Game
+    walk: corrections.Walk
+    unsaved: int
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -165,12 +183,15 @@ def effective_events(rows: list[Row]) -> list[dict]:
 class Store:
     """All access to the database; one instance per app (it owns the state cache)."""
 
-    def __init__(self, path: str):
-        """``path``: an SQLite file, or a ``postgresql://`` URL (assistant/dburl.py)."""
+    def __init__(self, path: str, save_every: int = saved_states.EVERY):
+        """``path``: an SQLite file, or a ``postgresql://`` URL (assistant/dburl.py); ``save_every``:
+        a long game's state is saved in the database after this many rows (saved_states.py)."""
         self.path = dburl.check(str(path))
+        self.save_every = save_every
+        self._heads: OrderedDict[tuple[str, int], Journal] = OrderedDict()  # (gid, row) -> journal there
         self.tables = tables_for(self.path)
-        # gid -> (seq, Game): the state after the first seq log rows; never changed once cached
-        self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        # gid -> the game after its first seq log rows (_Known); never changed once cached
+        self._cache: OrderedDict[str, _Known] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._info: OrderedDict[str, GameInfo] = OrderedDict()  # game headers never change
         self.tables.migrate()
@@ -277,9 +298,11 @@ class Store:
         return self.tables.seats_taken(gid)
 
     # -- events ------------------------------------------------------------------
-    def rows(self, gid: str, after: int = 0) -> list[Row]:
+    def rows(self, gid: str, after: int = 0, upto: int | None = None) -> list[Row]:
+        """The log rows after row ``after`` (up to row ``upto``), in order."""
         return [
-            Row(seq, _stored_json(event), token, created) for seq, event, token, created in self.tables.rows(gid, after)
+            Row(seq, _stored_json(event), token, created)
+            for seq, event, token, created in self.tables.rows(gid, after, upto)
         ]
 
     def seq(self, gid: str) -> int:
@@ -292,37 +315,166 @@ class Store:
 
     def state(self, gid: str) -> tuple[int, Game]:
         """(seq, Game) of the game now.  Treat the Game as read-only."""
+        known = self._known(gid)
+        return known.seq, known.game
+
+    def undone(self, gid: str, seq: int | None = None) -> list[dict]:
+        """What a redo can bring back (at row ``seq``, else now), the next one first."""
+        return self._known(gid, seq).walk.undone
+
+    def undos_in_a_row(self, gid: str, seq: int | None = None) -> int:
+        """How many undos end the log (its first ``seq`` rows, else all)."""
+        return self._known(gid, seq).walk.undos_at_end
+
+    def _known(self, gid: str, seq: int | None = None) -> _Known:
+        """The game after its first ``seq`` rows (all of them if None): from this worker's cache,
+        moved forward by the rows written since (here or by another process or server), else
+        from the latest saved state that is still the start of it, else replayed from the start."""
         info = self.get_game(gid)
-        seq = self.tables.seq(gid)
+        seq = self.tables.seq(gid) if seq is None else seq
         with self._cache_lock:
             hit = self._cache.get(gid)
-        if hit is not None and hit[0] == seq:
+        if hit is not None and hit.seq == seq:
             self._cache_get(gid, seq)  # mark as recently used
-            return seq, hit[1]
-        if hit is not None and hit[0] < seq:  # rows written elsewhere: apply just those
-            caught_up = self._catch_up(gid, *hit)
+            return hit
+        if hit is not None and hit.seq < seq:  # rows written elsewhere: apply just those
+            caught_up = self._catch_up(gid, hit, seq)
             if caught_up is not None:
                 return caught_up
-        rows = self.rows(gid)
-        game = self._replay(info, effective_events(rows))
-        self._cache_put(gid, len(rows), game)
-        return len(rows), game
+        known = self._build(info, seq)
+        return self._remember(gid, known)
 
-    def _catch_up(self, gid: str, seq: int, game: Game) -> tuple[int, Game] | None:
-        """The cached state moved forward by the rows after ``seq`` (None if one of them is an undo)."""
-        rows = self.rows(gid, seq)
+    def _catch_up(self, gid: str, hit: _Known, seq: int) -> _Known | None:
+        """The cached state moved forward by the rows after it (None if one of them rewrites the log)."""
+        rows = self.rows(gid, hit.seq, seq)
         if any(r.event.get("type") in REWRITES for r in rows) or [r.seq for r in rows] != list(
-            range(seq + 1, seq + 1 + len(rows))
+            range(hit.seq + 1, hit.seq + 1 + len(rows))
         ):
             return None
-        game = game.fork()
+        game, walk = hit.game.fork(), hit.walk.copy()
         try:
             for row in rows:
                 game.apply(row.event)
+                walk.step(row.event)
         except RuleError:
             return None  # let the full replay report it
-        self._cache_put(gid, seq + len(rows), game)
-        return seq + len(rows), game
+        return self._remember(gid, _Known(hit.seq + len(rows), game, walk, hit.unsaved + len(rows)))
+
+    def _build(self, info: GameInfo, seq: int, extra: tuple[dict, ...] = (), depth: int | None = None) -> _Known:
+        """The game after its first ``seq`` rows and the ``extra`` rows not written yet; the Game
+        after only the first ``depth`` effective events if given (the walk is the log's, whole).
+
+        Starts from the latest saved state (saved_states.py) that the rows after it leave in place,
+        else replays the effective events from the game's start."""
+        upto, most = seq, 2**31 - 1 if depth is None else depth  # the row, the events in effect
+        for _ in range(SAVED_TRIES if seq >= self.save_every else 0):
+            found = self.tables.saved_state(info.id, saved_states.version(), upto, most)
+            if found is None:
+                break
+            at, data = found
+            try:
+                saved = saved_states.loads(at, data)
+            except Exception as err:  # noqa: BLE001 - a cache that cannot be read is replayed instead
+                log.warning(
+                    "game %s: the state saved at row %s cannot be read (%s): replaying the log", info.id, at, err
+                )
+                break
+            walk, kept = saved.walk.restart(), saved.walk.count
+            try:
+                for row in self.rows(info.id, at, seq):
+                    walk.step(row.event)
+                for event in extra:
+                    walk.step(event)
+            except corrections.TooShort:
+                upto = at - 1
+                continue
+            if walk.low < kept:  # the rows after it took back (or corrected) entries the saved state holds
+                upto, most = at - 1, min(most, walk.low)
+                continue
+            game = saved.game
+            game.journal.set_loader(partial(self._journal_at, info, at))
+            try:
+                for event in walk.out[kept - walk.base : None if depth is None else depth - walk.base]:
+                    game.apply(event)
+            except RuleError:
+                break  # let the full replay report it
+            return _Known(seq + len(extra), game, walk, seq - at + len(extra))
+        rows = [r.event for r in self.rows(info.id, 0, seq)]
+        known, saves = self._replay_log(info, rows + list(extra), depth, written=len(rows))
+        self._save_states(info.id, saves)
+        return known
+
+    def _replay_log(
+        self, info: GameInfo, rows: list[dict], depth: int | None = None, written: int | None = None
+    ) -> tuple[_Known, list]:
+        """The game after the log rows ``rows`` (its first ``depth`` effective events only, if
+        given), replayed from its start; and the saved forms of its states after the latest rows
+        (of the first ``written``, those in the database) whose number is a multiple of
+        ``save_every`` and whose entries are all still in effect (the next undos start there)."""
+        written = len(rows) if written is None else written
+        walk, counts, touched, walks = corrections.Walk(), [], [], {}
+        for n, event in enumerate(rows, 1):
+            walk.low = walk.count
+            walk.step(event)
+            counts.append(walk.count)
+            touched.append(walk.low)
+            if n % self.save_every == 0 and n <= written:
+                walks[n] = walk.trimmed(saved_states.KEEP)
+        lowest, still = len(rows) and counts[-1], {}  # lowest: the fewest events in effect since row n
+        for n in range(len(rows), 0, -1):
+            if n in walks and counts[n - 1] <= lowest and (depth is None or counts[n - 1] <= depth):
+                still.setdefault(counts[n - 1], n)
+            lowest = min(lowest, touched[n - 1])
+        keep = dict(sorted(still.items())[-saved_states.KEEP_SAVED :])  # events in effect -> row
+        effective = walk.out if depth is None else walk.out[:depth]
+        saves = []
+        try:
+            game = info.start()
+            for k, event in enumerate(effective):
+                if k in keep:
+                    saves.append((keep[k], k, saved_states.dumps(game, walks[keep[k]])))
+                game.apply(event)
+            if len(effective) in keep:
+                at = keep[len(effective)]
+                saves.append((at, len(effective), saved_states.dumps(game, walks[at])))
+        except RuleError as err:  # e.g. the stored log of an older version of the rules
+            raise Unreplayable(f"the rules engine refuses the stored events of this game: {err.message}") from err
+        unsaved = len(rows) - max(keep.values(), default=0)
+        return _Known(len(rows), game, walk, unsaved), saves
+
+    def _save_states(self, gid: str, saves: list[tuple[int, int, bytes]]) -> None:
+        """Keep these saved states, each (row, events in effect, data): a cache, one that cannot be
+        written only makes a later page slower."""
+        for seq, count, data in saves:
+            try:
+                self.tables.save_state(gid, saved_states.version(), seq, count, data, _now())
+            except Exception as err:  # noqa: BLE001
+                log.warning("game %s: the state at row %s was not saved (%s)", gid, seq, err)
+                return
+
+    def _journal_at(self, info: GameInfo, seq: int) -> Journal:
+        """The journal of the game after its first ``seq`` rows (a restored game's older entries,
+        fetched when first needed: the Log's full history, the export); the latest few kept, since
+        the states after the next undos and redos start from the same saved states."""
+        key = (info.id, seq)
+        with self._cache_lock:
+            journal = self._heads.get(key)
+        if journal is None:
+            journal = self._replay(info, corrections.Walk.of(self.rows(info.id, 0, seq)).out).journal
+        with self._cache_lock:
+            self._heads[key] = journal
+            self._heads.move_to_end(key)
+            while len(self._heads) > HEADS_KEPT:
+                self._heads.popitem(last=False)
+        return journal
+
+    def _remember(self, gid: str, known: _Known) -> _Known:
+        """Cache ``known``; save it in the database when enough rows were read since the last save."""
+        if known.unsaved >= self.save_every:
+            self._save_states(gid, [(known.seq, known.walk.count, saved_states.dumps(known.game, known.walk))])
+            known = replace(known, unsaved=0)
+        self._cache_put(gid, known)
+        return known
 
     def append(self, gid: str, expected_seq: int, event: dict, token: str | None = None) -> int:
         """Append one event (or an undo) if ``expected_seq`` is current; return the new seq.
@@ -345,13 +497,13 @@ class Store:
         current = self.tables.seq(gid)
         if expected_seq != current:
             raise Stale(expected_seq, current)
-        game = self._next_state(info, current, event)
+        known = self._next_state(info, current, event)
         status, seq = self.tables.append(gid, expected_seq, json.dumps(event), token, _now())
         if status == "token":
             return seq
         if status == "stale":
             raise Stale(expected_seq, seq)
-        self._cache_put(gid, seq, game)
+        self._remember(gid, known)
         return seq
 
     def amend(self, gid: str, expected_seq: int, index: int, event: dict, token: str | None = None) -> dict:
@@ -377,7 +529,7 @@ class Store:
             return {"seq": seq, "kept": None, "set_aside": None}
         if status == "stale":
             raise Stale(expected_seq, seq)
-        self._cache_put(gid, seq, out["game"])
+        self._remember(gid, _Known(seq, out["game"], out["walk"], seq))
         return {"seq": seq, "kept": out["kept"], "set_aside": out["set_aside"]}
 
     def correction(self, gid: str, index: int, event: dict, at: int | None = None) -> dict:
@@ -387,53 +539,55 @@ class Store:
         rows = self.rows(gid)
         if at is not None:
             rows = rows[:at]
-        effective = effective_events(rows)
+        walk = corrections.Walk.of(rows)
         try:
-            out = corrections.correct(info.start(), effective, index, normalise_event(event))
+            out = corrections.correct(info.start(), walk.out, index, normalise_event(event))
         except RuleError as err:
             raise Refused(err.message, getattr(err, "rule", None)) from err
-        now = self._replay(info, effective).snapshot()
+        now = self._known(gid, len(rows)).game.snapshot()
         out["changes"] = corrections.changes(now, out["game"].snapshot())
+        walk.step(out["row"])
+        out["walk"] = walk
         return out
 
     def set_aside(self, gid: str) -> list[dict]:
         """The entries the latest correction in effect set aside, each with whether it fits now."""
-        rows = self.rows(gid)
-        amends = [r for r in rows if r.event.get("type") == AMEND]
-        if not amends:
+        known = self._known(gid)
+        latest = known.walk.latest_amend
+        if latest is None:
             return []
-        effective = effective_events(rows)
-        latest = amends[-1].event
-        if latest["index"] >= len(effective) or effective[latest["index"]] != latest["event"]:
+        walk = known.walk if latest["index"] >= known.walk.base else corrections.Walk.of(self.rows(gid, 0, known.seq))
+        effective, index = walk.out, latest["index"] - walk.base
+        if index >= len(effective) or effective[index] != latest["event"]:
             return []  # that correction has been undone
-        entered_again = effective[latest["index"] + 1 + latest["kept"] :]
+        entered_again = effective[index + 1 + latest["kept"] :]
         waiting = list(latest["set_aside"])
         for event in entered_again:  # each entered again once (equal entries count one by one)
             if event in waiting:
                 waiting.remove(event)
-        return corrections.why_set_aside(self.state(gid)[1], waiting)
+        return corrections.why_set_aside(known.game, waiting)
 
-    def _next_state(self, info: GameInfo, current: int, event: dict) -> Game:
-        """The state after ``event`` entered at seq ``current`` (Refused if the rules refuse it)."""
+    def _next_state(self, info: GameInfo, current: int, event: dict) -> _Known:
+        """The game after ``event`` entered at seq ``current`` (Refused if the rules refuse it)."""
+        now = self._known(info.id)
+        if now.seq != current:  # written meanwhile
+            raise Stale(current, now.seq)
         if event["type"] in (UNDO, REDO):
-            rows = self.rows(info.id)[:current]
-            if event["type"] == UNDO and not corrections.in_effect(rows)[1]:
+            if event["type"] == UNDO and not now.walk.taken_count:
                 raise Refused("there is nothing to undo")
-            if event["type"] == REDO and not corrections.undone(rows):
+            if event["type"] == REDO and not now.walk.back:
                 raise Refused(
                     "there is nothing to restore: no entry was undone since the last one entered "
                     "(the Log's full history still shows every entry ever made)"
                 )
-            return self._replay(info, effective_events([*rows, Row(current + 1, {"type": event["type"]}, None, "")]))
-        seq, game = self.state(info.id)
-        if seq != current:  # written meanwhile
-            raise Stale(current, seq)
-        game = game.fork()
+            return self._build(info, current, extra=({"type": event["type"]},))
+        game, walk = now.game.fork(), now.walk.copy()
         try:
             game.apply(event)
         except RuleError as err:
             raise Refused(err.message, getattr(err, "rule", None)) from err
-        return game
+        walk.step(event)
+        return _Known(current + 1, game, walk, now.unsaved + 1)
 
     @staticmethod
     def _replay(info: GameInfo, events: list[dict]) -> Game:
@@ -449,40 +603,54 @@ class Store:
     def changes_since(self, gid: str, seq: int, limit: int = 20) -> list[str]:
         """Journal texts of the log rows after ``seq`` (what a stale view missed)."""
         info = self.get_game(gid)
-        rows = self.rows(gid)
-        seq = max(0, min(seq, len(rows)))
-        effective = effective_events(rows[:seq])
-        if not any(r.event.get("type") in REWRITES for r in rows[seq:]):
+        now = self._known(gid)
+        seq = max(0, min(seq, now.seq))
+        rows = self.rows(gid, seq, now.seq)
+        if not any(r.event.get("type") in REWRITES for r in rows):
             # the usual case (a phone tapped a moment too late): no replay, the journal has it all
-            now_seq, now = self.state(gid)
-            if now_seq == len(rows) and len(now.journal) == len(effective) + len(rows) - seq:
-                out = [_entry_text(j) for j in now.journal[len(effective) :]]
-                return out if len(out) <= limit else [f"({len(out) - limit} earlier changes)"] + out[-limit:]
-        if any(r.event.get("type") == AMEND for r in rows):  # a correction rewrote the log: its words
+            journal = now.game.journal
+            out = [_entry_text(j) for j in journal[len(journal) - len(rows) :]] if rows else []
+            return out if len(out) <= limit else [f"({len(out) - limit} earlier changes)"] + out[-limit:]
+        if now.walk.latest_amend is not None:  # a correction rewrote the log: its words
             out = [
                 f"Corrected entry {r.event['index'] + 1}" if r.event.get("type") == AMEND
                 else {UNDO: "Undone", REDO: "Restored"}.get(r.event.get("type"), r.event.get("type", "?"))
-                for r in rows[seq:]
+                for r in rows
             ]  # fmt: skip
             return out[-limit:]
-        out = self._walk_meanwhile(info, effective, rows[seq:])
+        out = self._walk_meanwhile(info, seq, rows)
         if len(out) > limit:
             out = [f"({len(out) - limit} earlier changes)"] + out[-limit:]
         return out
 
-    def _walk_meanwhile(self, info: GameInfo, prefix: list[dict], rows: list[Row]) -> list[str]:
-        """The journal texts of ``rows`` played after the effective events ``prefix``.
+    def _walk_meanwhile(self, info: GameInfo, seq: int, rows: list[Row]) -> list[str]:
+        """The journal texts of ``rows``, the log rows after row ``seq``.
 
         The log is a walk on a tree of effective-event lists (an event goes down to a child, an undo
         back up to the parent), and the text of an event depends only on the node it is applied at.
-        A first pass lays out the tree without the engine; then one replay of ``prefix`` gives the
-        texts of its events and the states of its nodes where the walk branches off, and each new
-        node is computed once from its parent: undoing and entering the same event again costs
-        nothing, however often it happens.  A state is copied only for a node with several new
-        children (the last one takes the parent's state itself).
+        A first pass lays out the tree without the engine, from the lowest node the walk reaches
+        (``top``: the first ``top`` effective events of row ``seq``, untouched meanwhile); then one
+        replay from there gives the texts of the events after it and the states of the nodes where
+        the walk branches off, and each new node is computed once from its parent: undoing and
+        entering the same event again costs nothing, however often it happens.  A state is copied
+        only for a node with several new children (the last one takes the parent's state itself).
         """
+        count = self._known(info.id, seq).walk.count
+        depth, top, back = count, count, 0  # how low the walk goes
+        for row in rows:
+            kind = row.event.get("type")
+            if kind == UNDO:
+                back += depth > 0
+                depth = max(0, depth - 1)
+            elif kind == REDO:
+                depth, back = (depth + 1, back - 1) if back else (depth, back)
+            else:
+                depth, back = depth + 1, 0
+            top = min(top, depth)
+        start = self._build(info, seq, depth=top)  # the game after the first ``top`` events, the walk at ``seq``
+        prefix = start.walk.out[top - start.walk.base :]
         # pass 1: the tree, and the walk on it as (node before, node after or None, new event or None)
-        chain = [_Node(None, 0)]
+        chain = [_Node(None, top)]
         for event in prefix:
             chain.append(chain[-1].child(_event_key(event), new=False))
         walk: list[tuple[_Node, _Node | None, dict | None]] = []
@@ -506,11 +674,8 @@ class Store:
             child = known or node.child(key, new=True)
             walk.append((node, child, None if known else row.event))
             node = child
-        # pass 2: one replay of the prefix; the states where new events are applied
-        try:
-            game = info.start()
-        except RuleError as err:
-            raise Unreplayable(f"the rules engine refuses this game's position: {err.message}") from err
+        # pass 2: one replay of the prefix from the top; the states where new events are applied
+        game = start.game
         try:
             for node, event in zip(chain, prefix, strict=False):
                 if node.fresh_children:
@@ -613,24 +778,29 @@ class Store:
                 for i, e in enumerate(accepted)
             ],
         )
-        self._cache_put(gid, len(accepted), game)
+        if len(accepted) >= self.save_every:  # a long game: states to start from, saved on the way
+            known, saves = self._replay_log(self.get_game(gid), accepted)
+            self._save_states(gid, saves)
+        else:
+            known = _Known(len(accepted), game, corrections.Walk.of_events(accepted), len(accepted))
+        self._cache_put(gid, known)
         return gid
 
     # -- cache ---------------------------------------------------------------------
     def _cache_get(self, gid: str, seq: int) -> Game | None:
         with self._cache_lock:
             hit = self._cache.get(gid)
-            if hit is None or hit[0] != seq:
+            if hit is None or hit.seq != seq:
                 return None
             self._cache.move_to_end(gid)
-            return hit[1]
+            return hit.game
 
-    def _cache_put(self, gid: str, seq: int, game: Game) -> None:
+    def _cache_put(self, gid: str, known: _Known) -> None:
         with self._cache_lock:
             old = self._cache.get(gid)
-            if old is not None and old[0] > seq:
+            if old is not None and old.seq > known.seq:
                 return
-            self._cache[gid] = (seq, game)
+            self._cache[gid] = known
             self._cache.move_to_end(gid)
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)

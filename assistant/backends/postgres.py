@@ -60,6 +60,15 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
                 PRIMARY KEY (client, action, "window"))""",
         ),
     ),
+    (
+        "saved_states",
+        (
+            """CREATE TABLE IF NOT EXISTS saved_states (
+                game_id text NOT NULL, version text NOT NULL, seq integer NOT NULL, events integer NOT NULL,
+                data bytea NOT NULL,
+                created text NOT NULL, PRIMARY KEY (game_id, version, seq))""",
+        ),
+    ),
 )
 
 
@@ -168,14 +177,37 @@ class PostgresTables:
             return {r[0] for r in conn.execute("SELECT DISTINCT player FROM seats WHERE game_id = %s", [gid])}
 
     # -- the log --------------------------------------------------------------------
-    def rows(self, gid: str, after: int = 0) -> list[tuple]:
-        """(seq, event text, token, created) of the rows after ``after``, in order."""
+    def rows(self, gid: str, after: int = 0, upto: int | None = None) -> list[tuple]:
+        """(seq, event text, token, created) of the rows after ``after`` (up to ``upto``), in order."""
         with self.pool.connection() as conn:
             return list(
                 conn.execute(
-                    "SELECT seq, event, token, created FROM events WHERE game_id = %s AND seq > %s ORDER BY seq",
-                    [gid, after],
+                    "SELECT seq, event, token, created FROM events WHERE game_id = %s AND seq > %s AND seq <= %s"
+                    " ORDER BY seq",
+                    [gid, after, 2**31 - 1 if upto is None else upto],
                 )
+            )
+
+    # -- saved states (a cache of the log's replay: assistant/saved_states.py) ----------
+    def saved_state(self, gid: str, version: str, upto: int, events: int) -> tuple[int, bytes] | None:
+        """(seq, data) of the latest state saved by ``version`` at or before row ``upto`` with at
+        most ``events`` events in effect, or None."""
+        with self.pool.connection() as conn:
+            row = conn.execute(
+                "SELECT seq, data FROM saved_states WHERE game_id = %s AND version = %s AND seq <= %s"
+                " AND events <= %s ORDER BY seq DESC LIMIT 1",
+                [gid, version, upto, events],
+            ).fetchone()
+        return None if row is None else (row[0], bytes(row[1]))
+
+    def save_state(self, gid: str, version: str, seq: int, events: int, data: bytes, created: str) -> None:
+        """Keep the state at row ``seq`` (one already there stays); those of other versions go."""
+        with self.pool.connection() as conn, conn.transaction():
+            conn.execute("DELETE FROM saved_states WHERE game_id = %s AND version <> %s", [gid, version])
+            conn.execute(
+                "INSERT INTO saved_states (game_id, version, seq, events, data, created) VALUES (%s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT DO NOTHING",
+                [gid, version, seq, events, data, created],
             )
 
     def seq(self, gid: str) -> int:

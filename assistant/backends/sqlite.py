@@ -146,10 +146,30 @@ class SQLiteTables:
         return {r[0] for r in rows}
 
     # -- the log --------------------------------------------------------------------
-    def rows(self, gid: str, after: int = 0) -> list[tuple]:
-        """(seq, event text, token, created) of the rows after ``after``, in order."""
-        q = "SELECT seq, event, token, created FROM events WHERE game_id = ? AND seq > ? ORDER BY seq"
-        return self._db().conn.execute(q, [gid, after]).fetchall()
+    def rows(self, gid: str, after: int = 0, upto: int | None = None) -> list[tuple]:
+        """(seq, event text, token, created) of the rows after ``after`` (up to ``upto``), in order."""
+        q = "SELECT seq, event, token, created FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq"
+        return self._db().conn.execute(q, [gid, after, 2**62 if upto is None else upto]).fetchall()
+
+    # -- saved states (a cache of the log's replay: assistant/saved_states.py) ----------
+    def saved_state(self, gid: str, version: str, upto: int, events: int) -> tuple[int, bytes] | None:
+        """(seq, data) of the latest state saved by ``version`` at or before row ``upto`` with at
+        most ``events`` events in effect, or None."""
+        q = """SELECT seq, data FROM saved_states WHERE game_id = ? AND version = ? AND seq <= ? AND events <= ?
+               ORDER BY seq DESC LIMIT 1"""
+        row = self._db().conn.execute(q, [gid, version, upto, events]).fetchone()
+        return None if row is None else (row[0], bytes(row[1]))
+
+    def save_state(self, gid: str, version: str, seq: int, events: int, data: bytes, created: str) -> None:
+        """Keep the state at row ``seq`` (one already there stays); those of other versions go."""
+        db = self._db()
+        with self._write_lock, _immediate(db.conn):
+            db.conn.execute("DELETE FROM saved_states WHERE game_id = ? AND version <> ?", [gid, version])
+            db.conn.execute(
+                "INSERT OR IGNORE INTO saved_states (game_id, version, seq, events, data, created)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [gid, version, seq, events, data, created],
+            )
 
     def seq(self, gid: str) -> int:
         # seqs are 1..n without gaps, so the highest is the count: one primary-key index lookup

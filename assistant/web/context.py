@@ -179,14 +179,14 @@ class TableView(SeatsView, BoardView, AcquisitionView):
 
     @property
     def in_setup(self) -> bool:
-        return bool(self.next) and self.next.get("for") == "reveal" and len(self.game.events) < len(self.info.players)
+        return bool(self.next) and self.next.get("for") == "reveal" and len(self.game.journal) < len(self.info.players)
 
     # -- join -----------------------------------------------------------------------------
     # -- entities -------------------------------------------------------------------------
     # -- history --------------------------------------------------------------------------
     @cached_property
     def history(self) -> list[dict]:
-        journal = list(self.game.journal)
+        journal = self.game.journal  # a long game's older entries are fetched only for the full history
         start = 0 if self.full_history else max(0, len(journal) - HISTORY_SHORT)
         rows = [
             {"n": i + 1, "text": j.get("text", ""), "auto": list(j.get("auto") or [])}
@@ -212,7 +212,7 @@ class TableView(SeatsView, BoardView, AcquisitionView):
     @cached_property
     def undone(self) -> list[dict]:
         """The entries undone since the last new one, the next to restore first, in words."""
-        entries = corrections.undone(self.store.rows(self.gid)[: self.seq])
+        entries = self.store.undone(self.gid, self.seq)
         out, game = [], self.game.fork()
         for n, entry in enumerate(entries, 1):
             text = None
@@ -228,7 +228,7 @@ class TableView(SeatsView, BoardView, AcquisitionView):
     @cached_property
     def undos_in_a_row(self) -> int:
         """How many undos end the log: past a few in a row, the next one asks again, louder."""
-        return corrections.undos_in_a_row(self.store.rows(self.gid)[: self.seq])
+        return self.store.undos_in_a_row(self.gid, self.seq)
 
     @property
     def many_undos(self) -> bool:
@@ -243,7 +243,7 @@ class TableView(SeatsView, BoardView, AcquisitionView):
 
     @property
     def can_undo(self) -> bool:
-        return bool(self.game.events)
+        return len(self.game.journal) > 0
 
     # -- seats and joining ------------------------------------------------------------------
     # -- the Play view: my decisions first -------------------------------------------------
@@ -281,7 +281,7 @@ class TableView(SeatsView, BoardView, AcquisitionView):
         """During the initial offering: (card being drawn, cards to draw)."""
         if not self.in_setup:
             return None
-        return len(self.game.events) + 1, len(self.info.players)
+        return len(self.game.journal) + 1, len(self.info.players)
 
     @cached_property
     def title(self) -> str:

@@ -304,11 +304,15 @@ def standings(game) -> list[dict]:
     return rows
 
 
+BANKER_LOOKS_BACK = 60  # entries: older payments are settled at the table
+
+
 def banker(game, last: int = 10) -> list[dict]:
-    """The latest journal entries that move money, newest first, with what to move on the table."""
+    """The latest journal entries that move money (among the latest BANKER_LOOKS_BACK), newest
+    first, with what to move on the table."""
     out = []
     journal = game.journal
-    for i in range(len(journal) - 1, -1, -1):
+    for i in range(len(journal) - 1, max(-1, len(journal) - 1 - BANKER_LOOKS_BACK), -1):
         entry = journal[i]
         if entry.get("moves"):
             out.append(

@@ -20,6 +20,7 @@ from .menu import MenuMixin
 from .phases.corporate import CorporateMixin
 from .phases.investment import InvestmentMixin
 from .phases.trading import TradingMixin
+from .records import Journal
 from .snapshot import SnapshotMixin
 
 ENTITY_NAMES = {"Bank", "Foreign investor", "the foreign investor"}
@@ -104,11 +105,16 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         self.receivers: list[str] = []
         self.queue: list[str] = []
         # records
-        self.events: list[dict] = []
-        self.journal: list[dict] = []
+        self.journal = Journal()  # one entry per accepted event (core/records.py)
         self._auto: list[str] = []
         self._moves: list[tuple] = []
         self.on_phase_end = None  # optional callback(game) at the end of every phase
+
+    @property
+    def events(self) -> list[dict]:
+        """The accepted events, oldest first (a new list of the journal's events: ``len(journal)``
+        counts them without it)."""
+        return [entry["event"] for entry in self.journal]
 
     @property
     def charters(self):
@@ -201,8 +207,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         The records are left out through deepcopy's memo, so this game is never touched: other
         threads may read it meanwhile."""
         memo = {
-            id(self.events): [],
-            id(self.journal): [],
+            id(self.journal): Journal(),
             id(self.on_phase_end): None,
             id(self.resumed_from): self.resumed_from,
         }
@@ -211,12 +216,11 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
     def fork(self) -> Game:
         """An independent copy that keeps the records, to go on playing from.
 
-        The records only ever grow and their entries are never changed, so the copy gets new
-        lists holding the same entries (deep-copying every journal entry is ten times slower
+        The records only ever grow and their entries are never changed, so the copy gets a new
+        journal holding the same entries (deep-copying every journal entry is ten times slower
         late in a game).  This game is never touched."""
         memo = {
-            id(self.events): list(self.events),
-            id(self.journal): list(self.journal),
+            id(self.journal): self.journal.copy(),
             id(self.on_phase_end): None,
             id(self.resumed_from): self.resumed_from,  # never changed: shared, not copied
         }
@@ -268,7 +272,6 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
                 err.rule = self._rule_for(kind, event)
             raise
         self._advance()
-        self.events.append(event)
         self.journal.append(
             {"event": event, "text": text, "auto": self._auto, "moves": self._moves, "written": self._written}
         )

@@ -79,7 +79,7 @@ def post_event(gid: str):
     if (
         event.get("type") == "undo"
         and body.get("confirm") is not True
-        and corrections.undos_in_a_row(store.rows(gid)) >= corrections.UNDOS_WITHOUT_CONFIRM
+        and store.undos_in_a_row(gid) >= corrections.UNDOS_WITHOUT_CONFIRM
     ):
         return _bad(
             f"{corrections.UNDOS_WITHOUT_CONFIRM} entries have just been undone in a row: to undo another, send "

@@ -1,0 +1,117 @@
+"""A game's records: the journal, one entry per accepted event, oldest first.
+
+A game replayed from its start holds every entry.  A game restored from a saved state (the store's
+``assistant/saved_states.py``) holds only its latest entries, which is all a page needs; the older
+ones (``base`` of them) are fetched by the ``load`` function the store gives (it returns the
+journal as it was saved, or at least its first ``base`` entries), on first need (the Log's full
+history, the export), once, and shared by every fork of that game.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+
+
+class _Head:
+    """The entries a restored game does not hold, shared by its forks: fetched once, on first need."""
+
+    __slots__ = ("count", "load", "entries", "lock")
+
+    def __init__(self, count: int, load: Callable[[], list[dict]] | None):
+        self.count, self.load, self.entries = count, load, None
+        self.lock = threading.Lock()
+
+    def get(self) -> list[dict]:
+        with self.lock:
+            if self.entries is None:
+                if self.load is None:
+                    raise LookupError(f"the {self.count} oldest journal entries of this game are not at hand")
+                entries = self.load()  # the journal of the game as it was saved (at least the head)
+                if len(entries) < self.count:
+                    raise LookupError(f"expected the {self.count} oldest journal entries, got {len(entries)}")
+                self.entries = list(entries[: self.count])
+            return self.entries
+
+
+class Journal(Sequence):
+    """The journal as a sequence of entries (``len``, indexing, slices, iteration); only ``append`` changes it."""
+
+    __slots__ = ("_head", "_tail")
+
+    def __init__(self, entries=(), base: int = 0, load: Callable[[], list[dict]] | None = None):
+        self._tail: list[dict] = list(entries)
+        self._head = _Head(base, load) if base else None
+
+    @property
+    def base(self) -> int:
+        """How many of the oldest entries this journal does not hold itself (0: it holds them all)."""
+        return 0 if self._head is None else self._head.count
+
+    @property
+    def fetched(self) -> bool:
+        """Whether the older entries were fetched (always True for a journal that holds them all)."""
+        return self._head is None or self._head.entries is not None
+
+    @property
+    def held(self) -> list[dict]:
+        """The latest entries, the ones held (all of them unless restored from a saved state)."""
+        return self._tail
+
+    def set_loader(self, load: Callable[[], list[dict]]) -> None:
+        if self._head is not None:
+            self._head.load = load
+
+    def append(self, entry: dict) -> None:
+        self._tail.append(entry)
+
+    def copy(self) -> Journal:
+        """A journal to go on from: the held entries in a new list, the fetched head shared."""
+        out = Journal(self._tail)
+        out._head = self._head
+        return out
+
+    def latest(self, count: int) -> Journal:
+        """A journal holding only the latest ``count`` entries (the older ones fetched by a loader set later)."""
+        keep = self._tail[-count:] if count else []
+        return Journal(keep, len(self) - len(keep))
+
+    def __len__(self) -> int:
+        return self.base + len(self._tail)
+
+    def __getitem__(self, index):
+        n = len(self)
+        if isinstance(index, slice):
+            start, stop, step = index.indices(n)
+            if step == 1 and start >= self.base:
+                return self._tail[start - self.base : max(start, stop) - self.base]
+            return self._all()[index]
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("journal index out of range")
+        if index >= self.base:
+            return self._tail[index - self.base]
+        return self._head.get()[index]
+
+    def __iter__(self):
+        if self._head is not None:
+            yield from self._head.get()
+        yield from self._tail
+
+    def _all(self) -> list[dict]:
+        return list(self)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Journal | list):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"Journal({len(self)} entries, {len(self._tail)} held)"
+
+    def __reduce__(self):
+        # pickled (a saved state) with what it holds; the loader is the store's, set again on load
+        return (Journal, (self._tail, self.base))

@@ -1,0 +1,95 @@
+"""Saved states: the state of a game at a row of its log, kept in the database so that a long game is
+not replayed from its start by every worker that meets it (issue 18: a 20,000-entry log).
+
+A saved state is a cache, never the truth: the log alone is the game, a saved state is only ever
+used where the rows after it show that it is still the start of the game now (``corrections.Walk``:
+nothing after it took back or corrected an entry it holds), and it is used only by the code that
+wrote it (``VERSION``: a digest of the rules engine and its card data, so a new version of the rules
+replays the log instead).  It holds:
+
+* the engine ``Game`` after the effective events of the first ``seq`` rows, with only the latest
+  ``KEEP`` journal entries (the older ones are fetched from the log on first need, see
+  ``core/records.py``);
+* the log's ``Walk`` at that row, with the latest ``KEEP`` effective events and entries in effect
+  (what undo, redo and a correction need).
+
+They are pickles of the engine's own objects, written and read only by this program in its own
+database (never taken from a request or a transcript); the ruleset (its cards, its prices) is
+pickled by its key and found again in the registry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import pickle
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from assistant.corrections import Walk
+from assistant.rules import registry
+from assistant.rules.core.game import Game
+
+EVERY = 200  # a state is saved when this many rows were read since the last one (Store's save_every)
+KEEP = 64  # journal entries and effective events a saved state holds (the page shows the latest 30)
+KEEP_SAVED = 8  # states saved at once by a replay from the start (the latest ones: where undos go)
+_RULES = Path(__file__).resolve().parent / "rules"
+
+
+@cache
+def version() -> str:
+    """A digest of the rules engine's source and card data (and of Python's version, for pickle)."""
+    digest = hashlib.sha256(f"{sys.version_info[:2]}".encode())
+    for path in sorted(_RULES.rglob("*")):
+        if path.suffix in (".py", ".json", ".txt") and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(_RULES)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+@dataclass
+class Saved:
+    seq: int  # the log rows it is the state after
+    game: Game  # a new object each time it is read: the caller may play on with it
+    walk: Walk
+
+
+def dumps(game: Game, walk: Walk) -> bytes:
+    """The saved form of ``game`` (its journal cut to the latest entries) and of the log's ``walk``."""
+    state = game.fork()
+    state.journal = game.journal.latest(KEEP)
+    state.on_phase_end = None
+    buffer = io.BytesIO()
+    _Pickler(buffer, game.ruleset.key).dump({"game": state, "walk": walk.trimmed(KEEP)})
+    return buffer.getvalue()
+
+
+def loads(seq: int, data: bytes) -> Saved:
+    record = _Unpickler(io.BytesIO(data)).load()
+    return Saved(seq, record["game"], record["walk"])
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles the ruleset's shared objects by reference: ("ruleset", key, attribute)."""
+
+    def __init__(self, file, key: str):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        ruleset = registry.get(key)
+        self._shared = {id(ruleset): (key, None)}
+        for name in ("cards", "pricing"):
+            self._shared[id(getattr(ruleset, name))] = (key, name)
+
+    def persistent_id(self, obj):
+        found = self._shared.get(id(obj))
+        return None if found is None else ("ruleset", *found)
+
+
+class _Unpickler(pickle.Unpickler):
+    def persistent_load(self, pid):
+        kind, key, name = pid
+        if kind != "ruleset":
+            raise pickle.UnpicklingError(f"unknown reference {kind!r} in a saved state")
+        ruleset = registry.get(key)
+        return ruleset if name is None else getattr(ruleset, name)

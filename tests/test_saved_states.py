@@ -1,0 +1,174 @@
+"""Saved states (issue 18, long logs): a long game's state kept in the database every few rows, so
+that a worker meeting it does not replay it from its start.  A saved state is only a cache: every
+answer of a store that starts from saved states (here saved every 4 rows, so that every path runs)
+is the answer of a replay of the whole log, through random play with undos, redos and
+corrections, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from assistant import corrections, saved_states, transcript
+from assistant.rules import events_of, registry
+from assistant.rules.core import position
+from assistant.store import Store
+
+PLAYERS = ["Amy", "Brian", "Crystal"]
+EVERY = 4
+
+
+def _replayed(store: Store, gid: str):
+    """The game after its log, replayed from its start by the engine alone (the reference)."""
+    rows = store.rows(gid)
+    walk = corrections.Walk.of(rows)
+    game = store.get_game(gid).start()
+    for event in walk.out:
+        game.apply(event)
+    return game, walk
+
+
+def _texts(game) -> list[str]:
+    return [entry["text"] for entry in game.journal]
+
+
+def _check(target: str, gid: str, rng: random.Random) -> None:
+    """A fresh worker (its own cache: nothing but the database) answers as the replay does."""
+    fresh = Store(target, save_every=EVERY)
+    try:
+        game, walk = _replayed(fresh, gid)
+        seq, known = fresh.state(gid)
+        assert seq == fresh.seq(gid)
+        assert known.snapshot() == game.snapshot()
+        assert len(known.journal) == len(game.journal)
+        assert known.journal[-3:] == game.journal[-3:]
+        assert fresh.undone(gid) == walk.undone
+        assert fresh.undos_in_a_row(gid) == walk.undos_at_end
+        earlier = rng.randint(0, seq)
+        reference = Store(target, save_every=10**9)  # never starts from a saved state
+        try:
+            assert fresh.changes_since(gid, earlier) == reference.changes_since(gid, earlier)
+        finally:
+            reference.close()
+        if rng.random() < 0.2:  # the older entries, fetched on need, and the export made of them
+            assert _texts(known) == _texts(game)
+            assert fresh.export(gid)["events"] == game.transcript_events()
+    finally:
+        fresh.close()
+
+
+def _play(store: Store, gid: str, rng: random.Random) -> None:
+    """One random step of a table: mostly a legal entry, sometimes an undo, a redo or a correction."""
+    seq, game = store.state(gid)
+    roll = rng.random()
+    if roll < 0.15 and len(game.journal):
+        store.append(gid, seq, {"type": "undo"}, token=None)
+        return
+    if roll < 0.25 and store.undone(gid):
+        store.append(gid, seq, {"type": "redo"})
+        return
+    if roll < 0.28 and len(game.journal) > 2:
+        # correct an old entry to itself, or to another legal choice at that point
+        effective = store.events(gid)
+        index = rng.randrange(len(effective))
+        try:
+            store.amend(gid, seq, index, effective[index])
+        except Exception as err:  # noqa: BLE001
+            pytest.fail(f"correcting entry {index} to itself was refused: {err}")
+        return
+    if game.game_over:
+        return
+    menu = [m for m in game.legal_actions() if m["type"] != "player_done"]
+    item = rng.choice(menu)
+    event = events_of(item, lambda *a: rng.randint(*a) if len(a) == 2 else rng.choice(a[0]))
+    store.append(gid, seq, event)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_store_starting_from_saved_states_answers_as_the_replay(store_target, seed):
+    rng = random.Random(seed)
+    store = Store(store_target, save_every=EVERY)
+    gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
+    for _ in range(160):
+        _play(store, gid, rng)
+        _check(store_target, gid, rng)
+    saved = store.tables.saved_state(gid, saved_states.version(), 10**9, 10**9)
+    assert saved is not None, "no state was saved: the test did not test them"
+    store.close()
+
+
+def _long_game(entries: int):
+    """A game resumed from a position (FORMAT-position.md) in which two players bid two companies
+    up one coin at a time: ``entries`` entries, every one in effect."""
+    stars = registry.get("rolling-stock-stars")
+    players = PLAYERS[:2]
+    deck = dict(stars.create(players).deck_left)
+    state = {
+        "players": {p: {"cash": 10_000, "companies": [], "shares": {}} for p in players},
+        "corporations": {},
+        "foreign_investor": {"cash": 4, "companies": []},
+        "offering": {"available": ["BME", "BSE"], "unavailable": []},
+        "player_order": players,
+    }
+    pos = {"after": {"turn": 1, "phase": 9}, "state": state, "deck": deck, "out_of_game": []}
+    game = position.resume(stars, players, [], pos)
+    events = []
+    while len(events) < entries:
+        nxt = game.next
+        price = game.auction.high + 1 if nxt["for"] == "bid" else 1
+        event = {"type": "bid", "player": nxt["player"], "company": nxt.get("company", "BME"), "price": price}
+        game.apply(event)
+        events.append(event)
+    return transcript.build(players, [], None, events, "test", position=pos)
+
+
+def test_an_imported_long_game_is_restored_without_its_older_entries(tmp_path):
+    path = str(tmp_path / "long.sqlite3")
+    store = Store(path, save_every=EVERY)
+    gid = store.import_transcript(_long_game(120))
+    fresh = Store(path, save_every=EVERY)
+    _seq, game = fresh.state(gid)
+    reference, _walk = _replayed(fresh, gid)
+    assert 0 < game.journal.base < len(game.journal), "the restored game should hold only its latest entries"
+    assert not game.journal.fetched
+    assert game.snapshot() == reference.snapshot()
+    assert list(game.journal[-30:]) == list(reference.journal[-30:])
+    assert not game.journal.fetched, "the latest entries must not fetch the older ones"
+    # undo back past several saved states, and further back than a saved state holds: each state is the replay's
+    for _ in range(saved_states.KEEP + 2 * EVERY):
+        seq = fresh.seq(gid)
+        fresh.append(gid, seq, {"type": "undo"}, token=None)
+        assert fresh.state(gid)[1].snapshot() == _replayed(fresh, gid)[0].snapshot()
+    assert fresh.export(gid)["events"] == _replayed(fresh, gid)[0].transcript_events()
+
+
+def test_a_damaged_or_foreign_saved_state_is_replayed_instead(tmp_path):
+    path = str(tmp_path / "long.sqlite3")
+    store = Store(path, save_every=EVERY)
+    gid = store.import_transcript(_long_game(60))
+    conn = store.tables._db().conn
+    assert conn.execute("SELECT count(*) FROM saved_states").fetchone()[0] > 0
+    conn.execute("UPDATE saved_states SET data = ?", [b"not a saved state"])
+    fresh = Store(path, save_every=EVERY)
+    assert fresh.state(gid)[1].snapshot() == _replayed(fresh, gid)[0].snapshot()
+    conn.execute("DELETE FROM saved_states")  # a cache: without it, the same game
+    assert Store(path, save_every=EVERY).state(gid)[1].snapshot() == _replayed(fresh, gid)[0].snapshot()
+
+
+def test_a_saved_walk_refuses_to_reach_further_back_than_it_holds():
+    events = [{"type": "bid", "n": n} for n in range(10)]
+    whole = corrections.Walk.of_events(events)
+    saved = whole.trimmed(3)
+    assert (saved.base, saved.count, saved.taken_count) == (7, 10, 10)
+    walk = saved.restart()
+    for _ in range(3):
+        walk.step({"type": "undo"})
+    assert walk.low == 7 and walk.out == [] and walk.undone == events[7:]
+    with pytest.raises(corrections.TooShort):
+        walk.step({"type": "undo"})
+    with pytest.raises(corrections.TooShort):
+        saved.restart().step({"type": "amend", "index": 6, "event": events[6], "kept": 3, "set_aside": []})
+    redone = saved.restart()
+    redone.step({"type": "amend", "index": 8, "event": {"type": "bid", "n": 80}, "kept": 1, "set_aside": []})
+    assert redone.low == 8 and redone.out[-2:] == [{"type": "bid", "n": 80}, events[9]]
