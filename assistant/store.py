@@ -27,6 +27,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
+from typing import NamedTuple
 
 from assistant import corrections, dburl, saved_states, transcript
 from assistant.backends.sqlite import SQLiteTables
@@ -111,8 +112,9 @@ class GameInfo:
         return ruleset.create(self.players, self.options, deck=self.deck, persons=self.persons)
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
+    """One row of a game's log (a tuple: a long log is read fast)."""
+
     seq: int
     event: dict
     token: str | None
@@ -717,7 +719,11 @@ class Store:
         answer as the acquire it made, the last "I'm done" as the phase's done)."""
         info = self.get_game(gid)
         try:
-            events = self.state(gid)[1].transcript_events()
+            known = self._known(gid)
+            journal = known.game.journal
+            # a long game restored from a saved state: its older entries from the log, not replayed
+            head = None if journal.fetched else corrections.Walk.of(self.rows(gid, 0, known.seq)).out
+            events = known.game.transcript_events(head)
         except Unreplayable:  # the log the engine refuses is still taken away whole, as stored
             events = effective_events(self.rows(gid))
         return transcript.build(

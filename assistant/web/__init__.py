@@ -6,7 +6,7 @@ import os
 
 from flask import Flask
 
-from assistant import dbcheck, dburl
+from assistant import dbcheck, dburl, saved_states
 from assistant.store import Store
 from assistant.web import assets, csrf, errors, headers, secret, templating
 from assistant.web.hosts import HostCheck
@@ -36,9 +36,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
         SESSION_REFRESH_EACH_REQUEST=False,  # no Set-Cookie on every poll: the cookie is sent when it changes
         LAN_IP=None,  # override the detected LAN address used for the join link / QR code
+        SAVE_EVERY=saved_states.EVERY,  # a long game's state is saved in the database every N rows
     )
     if os.environ.get("RSS_DB"):
         app.config["DATABASE"] = os.environ["RSS_DB"]
+    if os.environ.get("RSS_SAVE_EVERY", "").strip().isdigit():
+        app.config["SAVE_EVERY"] = int(os.environ["RSS_SAVE_EVERY"]) or 10**9  # 0: never
     if test_config:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
@@ -51,7 +54,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         )
     secret.configure(app)
 
-    app.extensions["rss_store"] = Store(app.config["DATABASE"])
+    app.extensions["rss_store"] = Store(app.config["DATABASE"], save_every=max(1, int(app.config["SAVE_EVERY"])))
     if app.config.get("DATABASE_CHECK") and not dburl.is_postgres(app.config["DATABASE"]):
         dbcheck.remember(app.config["DATABASE"], app.instance_path)  # its file now exists
     app.wsgi_app = FastPoll(app.wsgi_app, app.extensions["rss_store"])  # the poll's 204 without Flask

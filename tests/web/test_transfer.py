@@ -118,3 +118,17 @@ def test_import_of_not_json_is_400(client, table):
 def test_export_of_unknown_game_is_404(client):
     assert client.get("/games/nope/export").status_code == 404
     assert json.loads(client.get("/games/nope/export", headers={"Accept": "application/json"}).data)["error"]
+
+
+def test_an_export_already_downloaded_is_not_built_again(client, table):
+    gid = _played(table)
+    first = client.get(f"/games/{gid}/export")
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "private, no-cache"
+    tag = first.headers["ETag"]
+    again = client.get(f"/games/{gid}/export", headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.data == b""
+    seq = table.state(gid)["seq"]
+    assert table.post_json(gid, {"seq": seq, "event": {"type": "pass", "player": "Brian"}}).status_code == 200
+    changed = client.get(f"/games/{gid}/export", headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    assert changed.get_json()["events"][-1] == {"type": "pass", "player": "Brian"}

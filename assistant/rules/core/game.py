@@ -106,6 +106,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         self.queue: list[str] = []
         # records
         self.journal = Journal()  # one entry per accepted event (core/records.py)
+        self.rewritten: dict[int, list[dict]] = {}  # entry -> its transcript form, where not as entered
         self._auto: list[str] = []
         self._moves: list[tuple] = []
         self.on_phase_end = None  # optional callback(game) at the end of every phase
@@ -208,6 +209,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         threads may read it meanwhile."""
         memo = {
             id(self.journal): Journal(),
+            id(self.rewritten): {},
             id(self.on_phase_end): None,
             id(self.resumed_from): self.resumed_from,
         }
@@ -221,6 +223,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         late in a game).  This game is never touched."""
         memo = {
             id(self.journal): self.journal.copy(),
+            id(self.rewritten): self.rewritten,  # never changed in place: shared
             id(self.on_phase_end): None,
             id(self.resumed_from): self.resumed_from,  # never changed: shared, not copied
         }
@@ -264,7 +267,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             )
         self._auto = []
         self._moves = []
-        self._written = [events.stored_form(event)]
+        self._written = as_entered = [events.stored_form(event)]
         try:
             text = getattr(self, "_ev_" + kind)(event)
         except RuleError as err:
@@ -272,16 +275,27 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
                 err.rule = self._rule_for(kind, event)
             raise
         self._advance()
+        if self._written is not as_entered:  # a new dict: forks share it
+            self.rewritten = {**self.rewritten, len(self.journal): self._written}
         self.journal.append(
             {"event": event, "text": text, "auto": self._auto, "moves": self._moves, "written": self._written}
         )
 
-    def transcript_events(self) -> list[dict]:
+    def transcript_events(self, head: list[dict] | None = None) -> list[dict]:
         """The events as a transcript writes them (FORMAT.md): the live events written as the
         table's (``announce`` + ``no_intervention`` as the announcer's ``acquire``, the last
         "I'm done" of a phase as its ``done``, the others left out); an announced purchase still
-        waiting for interventions is not written."""
-        return [e for entry in self.journal for e in entry["written"]]
+        waiting for interventions is not written.
+
+        ``head``: the effective events, for a game restored without its older journal entries
+        (core/records.py): those are then written from the events and ``rewritten``, not fetched."""
+        journal = self.journal
+        if head is None or journal.fetched:
+            return [e for entry in journal for e in entry["written"]]
+        out = []
+        for i, event in enumerate(head[: journal.base]):
+            out.extend(self.rewritten.get(i, (event,)))
+        return out + [e for entry in journal.held for e in entry["written"]]
 
     # ------------------------------------------------------------------ flow
     def _advance(self) -> None:

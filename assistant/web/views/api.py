@@ -6,7 +6,7 @@ import json
 
 from flask import Blueprint, abort, jsonify, make_response, request
 
-from assistant import corrections, transcript
+from assistant import corrections, saved_states, transcript
 from assistant.store import NotFound, Refused, Stale, check_token
 from assistant.web import get_store
 from assistant.web.csrf import exempt, is_json_request
@@ -120,12 +120,19 @@ def amend(gid: str):
 
 @bp.get("/<gid>/export")
 def export(gid: str):
+    """The transcript; a download that is already up to date (If-None-Match) is a 304, not built again."""
     info = _game_or_404(gid)
-    data = get_store().export(gid)
-    resp = make_response(transcript.dumps(data))
-    resp.mimetype = "application/json"
+    store = get_store()
+    tag = f"{store.seq(gid)}-{saved_states.version()[:8]}"  # the log's length, and the rules' version
+    if request.if_none_match.contains(tag):
+        resp = make_response("", 304)
+    else:
+        resp = make_response(transcript.dumps(store.export(gid)))
+        resp.mimetype = "application/json"
     day = info.created[:10]
-    resp.headers["Content-Disposition"] = f'attachment; filename="rolling-stock-stars-{day}-{gid[:6]}.json"'
+    resp.headers["Content-Disposition"] = f'attachment; filename="{info.ruleset}-{day}-{gid[:6]}.json"'
+    resp.headers["Cache-Control"] = "private, no-cache"  # kept, but asked again each time: the game goes on
+    resp.set_etag(tag)
     return resp
 
 
