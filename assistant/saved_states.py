@@ -4,8 +4,8 @@ not replayed from its start by every worker that meets it (issue 18: a 20,000-en
 A saved state is a cache, never the truth: the log alone is the game, a saved state is only ever
 used where the rows after it show that it is still the start of the game now (``corrections.Walk``:
 nothing after it took back or corrected an entry it holds), and it is used only by the code that
-wrote it (``VERSION``: a digest of the rules engine and its card data, so a new version of the rules
-replays the log instead).  It holds:
+wrote it (``version()``: a digest of the rules engine, its card data and the code of the saved
+states, so that a new version replays the log instead, and saves its own).  It holds:
 
 * the engine ``Game`` after the effective events of the first ``seq`` rows, with only the latest
   ``KEEP`` journal entries (the older ones are fetched from the log on first need, see
@@ -35,17 +35,21 @@ from assistant.rules.core.game import Game
 EVERY = 200  # a state is saved when this many rows were read since the last one (Store's save_every)
 KEEP = 64  # journal entries and effective events a saved state holds (the page shows the latest 30)
 KEEP_SAVED = 8  # states saved at once by a replay from the start (the latest ones: where undos go)
-_RULES = Path(__file__).resolve().parent / "rules"
+_PACKAGE = Path(__file__).resolve().parent
+# what a saved state is made of: the rules engine and its card data, the log's walk, this module
+_SOURCES = ("rules", "corrections.py", "saved_states.py")
 
 
 @cache
 def version() -> str:
-    """A digest of the rules engine's source and card data (and of Python's version, for pickle)."""
+    """A digest of the code and data a saved state is made of (and of Python's version, for pickle)."""
     digest = hashlib.sha256(f"{sys.version_info[:2]}".encode())
-    for path in sorted(_RULES.rglob("*")):
-        if path.suffix in (".py", ".json", ".txt") and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(_RULES)).encode())
-            digest.update(path.read_bytes())
+    for source in _SOURCES:
+        top = _PACKAGE / source
+        for path in sorted(top.rglob("*")) if top.is_dir() else [top]:
+            if path.suffix in (".py", ".json", ".txt") and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(_PACKAGE)).encode())
+                digest.update(path.read_bytes())
     return digest.hexdigest()[:24]
 
 

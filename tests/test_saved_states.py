@@ -154,6 +154,28 @@ def test_a_damaged_or_foreign_saved_state_is_replayed_instead(tmp_path):
     assert fresh.state(gid)[1].snapshot() == _replayed(fresh, gid)[0].snapshot()
     conn.execute("DELETE FROM saved_states")  # a cache: without it, the same game
     assert Store(path, save_every=EVERY).state(gid)[1].snapshot() == _replayed(fresh, gid)[0].snapshot()
+    # a state saved by another version of the program (here: a wrong one) is not used, and goes
+    conn.execute("DELETE FROM saved_states")
+    seq = store.seq(gid)
+    early = Store(path, save_every=10**9)
+    wrong, walk = _replayed(early, gid)
+    wrong.apply({"type": "bid", "player": wrong.next["player"], "company": wrong.auction.company, "price": 10**4})
+    data = saved_states.dumps(wrong, walk)
+    reference = _replayed(fresh, gid)[0].snapshot()
+
+    def saved_wrong(version):
+        conn.execute("DELETE FROM saved_states")
+        conn.execute(
+            "INSERT INTO saved_states (game_id, version, seq, events, data, created) VALUES (?, ?, ?, ?, ?, '')",
+            [gid, version, seq, walk.count, data],
+        )
+
+    saved_wrong(saved_states.version())  # the check can fail: this version's saved state is believed
+    assert Store(path, save_every=EVERY).state(gid)[1].snapshot() != reference
+    saved_wrong("another version")
+    assert Store(path, save_every=EVERY).state(gid)[1].snapshot() == reference
+    versions = {v for (v,) in conn.execute("SELECT DISTINCT version FROM saved_states")}
+    assert versions == {saved_states.version()}, "the states this version saves replace the others'"
 
 
 def test_a_saved_walk_refuses_to_reach_further_back_than_it_holds():
@@ -169,6 +191,6 @@ def test_a_saved_walk_refuses_to_reach_further_back_than_it_holds():
         walk.step({"type": "undo"})
     with pytest.raises(corrections.TooShort):
         saved.restart().step({"type": "amend", "index": 6, "event": events[6], "kept": 3, "set_aside": []})
-    redone = saved.restart()
-    redone.step({"type": "amend", "index": 8, "event": {"type": "bid", "n": 80}, "kept": 1, "set_aside": []})
-    assert redone.low == 8 and redone.out[-2:] == [{"type": "bid", "n": 80}, events[9]]
+    amended = saved.restart()
+    amended.step({"type": "amend", "index": 8, "event": {"type": "bid", "n": 80}, "kept": 1, "set_aside": []})
+    assert amended.low == 8 and amended.out[-2:] == [{"type": "bid", "n": 80}, events[9]]
