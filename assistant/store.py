@@ -447,12 +447,12 @@ class Store:
     def _save_states(self, gid: str, saves: list[tuple[int, int, bytes]]) -> None:
         """Keep these saved states, each (row, events in effect, data): a cache, one that cannot be
         written only makes a later page slower."""
-        for seq, count, data in saves:
-            try:
-                self.tables.save_state(gid, saved_states.version(), seq, count, data, _now())
-            except Exception as err:  # noqa: BLE001
-                log.warning("game %s: the state at row %s was not saved (%s)", gid, seq, err)
-                return
+        if not saves:
+            return
+        try:
+            self.tables.save_states(gid, saved_states.version(), saves, _now())
+        except Exception as err:  # noqa: BLE001
+            log.warning("game %s: %d saved states were not written (%s)", gid, len(saves), err)
 
     def _journal_at(self, info: GameInfo, seq: int) -> Journal:
         """The journal of the game after its first ``seq`` rows (a restored game's older entries,
@@ -472,7 +472,7 @@ class Store:
 
     def _remember(self, gid: str, known: _Known) -> _Known:
         """Cache ``known``; save it in the database when enough rows were read since the last save."""
-        if known.unsaved >= self.save_every:
+        if known.unsaved >= self.save_every:  # (if it cannot be written, it is tried again as many rows later)
             self._save_states(gid, [(known.seq, known.walk.count, saved_states.dumps(known.game, known.walk))])
             known = replace(known, unsaved=0)
         self._cache_put(gid, known)

@@ -200,15 +200,17 @@ class PostgresTables:
             ).fetchone()
         return None if row is None else (row[0], bytes(row[1]))
 
-    def save_state(self, gid: str, version: str, seq: int, events: int, data: bytes, created: str) -> None:
-        """Keep the state at row ``seq`` (one already there stays); those of other versions go."""
+    def save_states(self, gid: str, version: str, states: list[tuple[int, int, bytes]], created: str) -> None:
+        """Keep the states (row, events in effect, data), in one transaction (one already saved at a
+        row stays); the states saved by other versions go."""
         with self.pool.connection() as conn, conn.transaction():
             conn.execute("DELETE FROM saved_states WHERE game_id = %s AND version <> %s", [gid, version])
-            conn.execute(
-                "INSERT INTO saved_states (game_id, version, seq, events, data, created) VALUES (%s, %s, %s, %s, %s, %s)"
-                " ON CONFLICT DO NOTHING",
-                [gid, version, seq, events, data, created],
-            )
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO saved_states (game_id, version, seq, events, data, created)"
+                    " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    [[gid, version, seq, events, data, created] for seq, events, data in states],
+                )
 
     def seq(self, gid: str) -> int:
         with self.pool.connection() as conn:

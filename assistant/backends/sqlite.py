@@ -160,15 +160,16 @@ class SQLiteTables:
         row = self._db().conn.execute(q, [gid, version, upto, events]).fetchone()
         return None if row is None else (row[0], bytes(row[1]))
 
-    def save_state(self, gid: str, version: str, seq: int, events: int, data: bytes, created: str) -> None:
-        """Keep the state at row ``seq`` (one already there stays); those of other versions go."""
+    def save_states(self, gid: str, version: str, states: list[tuple[int, int, bytes]], created: str) -> None:
+        """Keep the states (row, events in effect, data), in one transaction (one already saved at a
+        row stays); the states saved by other versions go."""
         db = self._db()
         with self._write_lock, _immediate(db.conn):
             db.conn.execute("DELETE FROM saved_states WHERE game_id = ? AND version <> ?", [gid, version])
-            db.conn.execute(
+            db.conn.executemany(
                 "INSERT OR IGNORE INTO saved_states (game_id, version, seq, events, data, created)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                [gid, version, seq, events, data, created],
+                [[gid, version, seq, events, data, created] for seq, events, data in states],
             )
 
     def seq(self, gid: str) -> int:
