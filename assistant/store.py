@@ -13,7 +13,10 @@ PostgreSQL (several app servers on one database); the tables are in ``assistant/
 
 The state of a game is the replay of its effective events from its start (``GameInfo.start``),
 cached per Store instance and keyed by (game_id, seq); a cache never trusts itself past the seq the
-tables say, so changes written by another process or server are caught up.
+tables say, so changes written by another process or server are caught up.  A long game's state is
+also saved in the database every ``save_every`` rows (``assistant/saved_states.py``), and a replay
+starts from the latest saved state the rows after it leave in place (``corrections.Walk``).  What
+happened meanwhile, in words, is ``assistant/meanwhile.py``.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import NamedTuple
 
-from assistant import corrections, dburl, saved_states, transcript
+from assistant import corrections, dburl, meanwhile, saved_states, transcript
 from assistant.backends.sqlite import SQLiteTables
 from assistant.names import check_names
 from assistant.rules import RuleError, registry
@@ -611,7 +614,7 @@ class Store:
         if not any(r.event.get("type") in REWRITES for r in rows):
             # the usual case (a phone tapped a moment too late): no replay, the journal has it all
             journal = now.game.journal
-            out = [_entry_text(j) for j in journal[len(journal) - len(rows) :]] if rows else []
+            out = [meanwhile.entry_text(j) for j in journal[len(journal) - len(rows) :]] if rows else []
             return out if len(out) <= limit else [f"({len(out) - limit} earlier changes)"] + out[-limit:]
         if now.walk.latest_amend is not None:  # a correction rewrote the log: its words
             out = [
@@ -626,91 +629,15 @@ class Store:
         return out
 
     def _walk_meanwhile(self, info: GameInfo, seq: int, rows: list[Row]) -> list[str]:
-        """The journal texts of ``rows``, the log rows after row ``seq``.
-
-        The log is a walk on a tree of effective-event lists (an event goes down to a child, an undo
-        back up to the parent), and the text of an event depends only on the node it is applied at.
-        A first pass lays out the tree without the engine, from the lowest node the walk reaches
-        (``top``: the first ``top`` effective events of row ``seq``, untouched meanwhile); then one
-        replay from there gives the texts of the events after it and the states of the nodes where
-        the walk branches off, and each new node is computed once from its parent: undoing and
-        entering the same event again costs nothing, however often it happens.  A state is copied
-        only for a node with several new children (the last one takes the parent's state itself).
-        """
-        count = self._known(info.id, seq).walk.count
-        depth, top, back = count, count, 0  # how low the walk goes
-        for row in rows:
-            kind = row.event.get("type")
-            if kind == UNDO:
-                back += depth > 0
-                depth = max(0, depth - 1)
-            elif kind == REDO:
-                depth, back = (depth + 1, back - 1) if back else (depth, back)
-            else:
-                depth, back = depth + 1, 0
-            top = min(top, depth)
+        """The journal texts of ``rows``, the log rows after row ``seq`` (assistant/meanwhile.py),
+        played from the lowest point they reach back to."""
+        moves = [row.event for row in rows]
+        top = meanwhile.lowest(self._known(info.id, seq).walk.count, moves)
         start = self._build(info, seq, depth=top)  # the game after the first ``top`` events, the walk at ``seq``
-        prefix = start.walk.out[top - start.walk.base :]
-        # pass 1: the tree, and the walk on it as (node before, node after or None, new event or None)
-        chain = [_Node(None, top)]
-        for event in prefix:
-            chain.append(chain[-1].child(_event_key(event), new=False))
-        walk: list[tuple[_Node, _Node | None, dict | None]] = []
-        node = chain[-1]
-        back: list[_Node] = []  # the nodes undone since the last new entry: where a redo goes back down
-        for row in rows:
-            if row.event.get("type") == UNDO:
-                walk.append((node, node.parent, None))
-                if node.parent is not None:
-                    back.append(node)
-                node = node.parent or node
-                continue
-            if row.event.get("type") == REDO:
-                again = back.pop() if back else None
-                walk.append((node, again, "redo"))
-                node = again or node
-                continue
-            back.clear()
-            key = _event_key(row.event)
-            known = node.children.get(key)
-            child = known or node.child(key, new=True)
-            walk.append((node, child, None if known else row.event))
-            node = child
-        # pass 2: one replay of the prefix from the top; the states where new events are applied
-        game = start.game
         try:
-            for node, event in zip(chain, prefix, strict=False):
-                if node.fresh_children:
-                    node.state = game.fork()
-                game.apply(event)
-                node.children[_event_key(event)].text = _entry_text(game.journal[-1])
+            return meanwhile.texts(start.game, start.walk.out[top - start.walk.base :], moves)
         except RuleError as err:
             raise Unreplayable(f"the rules engine refuses a stored event: {err.message}") from err
-        chain[-1].state = game
-        # pass 3: the walk, each new node computed once from its parent's state
-        out: list[str] = []
-        for before, after, event in walk:
-            if after is None:  # an undo (or redo) with nothing left to take back changes nothing
-                continue
-            if event == "redo":
-                out.append("Restored: " + after.text)
-                continue
-            if after is before.parent:
-                out.append("Undone: " + before.text)
-                continue
-            if event is not None:
-                before.fresh_children -= 1
-                state = before.state if not before.fresh_children else before.state.fork()
-                if not before.fresh_children:
-                    before.state = None  # its last new child takes it over
-                try:
-                    state.apply(event)
-                except RuleError as err:
-                    raise Unreplayable(f"the rules engine refuses a stored event: {err.message}") from err
-                after.state = state if after.fresh_children else None
-                after.text = _entry_text(state.journal[-1])
-            out.append(after.text)
-        return out
 
     # -- transcripts ---------------------------------------------------------------
     def export(self, gid: str) -> dict:
@@ -812,28 +739,6 @@ class Store:
                 self._cache.popitem(last=False)
 
 
-def _event_key(event: dict) -> str:
-    return json.dumps(event, sort_keys=True)
-
-
-class _Node:
-    """A list of effective events, as a node of the tree a log walks on (see _walk_meanwhile)."""
-
-    __slots__ = ("parent", "depth", "children", "fresh_children", "state", "text")
-
-    def __init__(self, parent: _Node | None, depth: int):
-        self.parent, self.depth = parent, depth
-        self.children: dict[str, _Node] = {}
-        self.fresh_children = 0  # children the log creates (not on the client's prefix)
-        self.state: Game | None = None
-        self.text: str | None = None  # the journal text of the event leading here
-
-    def child(self, key: str, new: bool) -> _Node:
-        node = self.children[key] = _Node(self, self.depth + 1)
-        self.fresh_children += new
-        return node
-
-
 def tables_for(target: str):
     """The tables of the store ``target`` names: PostgreSQL for a postgresql:// URL, else an SQLite file."""
     if dburl.is_postgres(target):
@@ -849,9 +754,3 @@ def _stored_json(text: str):
         return json.loads(text)
     except ValueError as err:
         raise sqlite3.DatabaseError("database disk image is malformed: a stored row is not readable") from err
-
-
-def _entry_text(entry: dict) -> str:
-    text = str(entry.get("text", ""))
-    auto = [str(a) for a in entry.get("auto") or []]
-    return text + (" (then: " + "; ".join(auto) + ")" if auto else "")

@@ -184,14 +184,14 @@ def test_web_answers_agree_after_the_catch_up(app, client, tmp_path):
 
 
 def test_what_a_stale_phone_missed_is_listed_exactly(store):
-    from assistant.store import _entry_text
+    from assistant.meanwhile import entry_text
 
     data = load_transcript()
     events = table_events(data)
     gid = store.create_game(data["players"], ruleset="rolling-stock-stars")
     for i, e in enumerate(events[:100]):
         store.append(gid, i, e)
-    full = [_entry_text(j) for j in STARS.replay(data["players"], [], events[:100]).journal]
+    full = [entry_text(j) for j in STARS.replay(data["players"], [], events[:100]).journal]
     for seen in (0, 50, 97, 99, 100, 150, -3):
         assert store.changes_since(gid, seen, limit=1000) == full[max(0, min(seen, 100)) :]
     assert store.changes_since(gid, 90, limit=4) == ["(6 earlier changes)"] + full[-4:]

@@ -14,10 +14,11 @@ import random
 import time
 from types import SimpleNamespace
 
+from assistant.meanwhile import entry_text
 from assistant.rules import RuleError, events_of
 from assistant.rules.core.game import Game
 from assistant.rules.registry import STARS
-from assistant.store import UNDO, Store, _entry_text, effective_events
+from assistant.store import UNDO, Store, effective_events
 from tests.project_games import played_game
 
 from .conftest import Http, header, import_game, read_log
@@ -32,7 +33,7 @@ def reference_meanwhile(info, rows, seq: int, limit: int = 20) -> list[str]:
     seq = max(0, min(seq, len(rows)))
     effective = effective_events(rows[:seq])
     game = _replay(info, effective)
-    texts = [_entry_text(j) for j in game.journal]
+    texts = [entry_text(j) for j in game.journal]
     out: list[str] = []
     for row in rows[seq:]:
         if row.event.get("type") == UNDO:
@@ -43,7 +44,7 @@ def reference_meanwhile(info, rows, seq: int, limit: int = 20) -> list[str]:
             continue
         game.apply(row.event)
         effective.append(row.event)
-        texts.append(_entry_text(game.journal[-1]))
+        texts.append(entry_text(game.journal[-1]))
         out.append(texts[-1])
     if len(out) > limit:
         out = [f"({len(out) - limit} earlier changes)"] + out[-limit:]
