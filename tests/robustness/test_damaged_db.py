@@ -184,17 +184,20 @@ def test_damage_found_while_serving_gives_a_clear_503(tmp_path, kind):
         damage(db, kind)
         answers = []
         for gid in gids:
+            # the page and the state may read different rows: a state starts from the latest saved
+            # state (saved_states.py), a finished game's page replays the whole game for its charts
             page_status, _, page = client.request("GET", f"/games/{gid}", headers={"Accept": "text/html"})
             json_status, body = client.json("GET", f"/games/{gid}/state")
             answers.append((page_status, json_status))
-            if json_status != 200:
-                assert page_status == json_status == 503
+            assert {page_status, json_status} <= {200, 503}
+            if page_status == 503:
                 assert "database is damaged" in page.decode() and "Something went wrong" not in page.decode()
+            if json_status == 503:
                 assert "database disk image is malformed" in body["error"] or kind == "row"
                 assert "restore a backup" in body["error"]
         print(f"{kind} at run time, (page, JSON) per game not yet read: {answers}")
-        assert any(s == (503, 503) for s in answers)
-        broken = gids[[a[1] for a in answers].index(503)]
+        assert any(503 in s for s in answers)
+        broken = gids[[503 in a for a in answers].index(True)]
         status, body = client.json("POST", f"/games/{broken}/events", {"seq": 0, "event": {"type": "pass"}})
         assert status in (503, 422, 409, 400) and status != 500
         output = srv.output()
