@@ -25,40 +25,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from assistant import saved_states, transcript  # noqa: E402
-from assistant.rules import registry  # noqa: E402
-from assistant.rules.core import position  # noqa: E402
 from assistant.store import Stale, Store  # noqa: E402
 from assistant.web import create_app  # noqa: E402
+from tests.project_games import bidding_war  # noqa: E402
 
 PLAYERS = ["Amy", "Brian"]
-
-
-def long_game(entries: int) -> tuple[dict, list[dict]]:
-    """(the position, the events): a bidding war as long as asked for."""
-    stars = registry.get("rolling-stock-stars")
-    deck = dict(stars.create(PLAYERS).deck_left)
-    deck["red"] = 1
-    state = {
-        "players": {p: {"cash": 30_000, "companies": [], "shares": {}} for p in PLAYERS},
-        "corporations": {},
-        "foreign_investor": {"cash": 4, "companies": []},
-        "offering": {"available": ["BME", "BSE"], "unavailable": []},
-        "player_order": PLAYERS,
-    }
-    pos = {"after": {"turn": 1, "phase": 9}, "state": state, "deck": deck, "out_of_game": []}
-    game = position.resume(stars, PLAYERS, [], pos)
-    events = []
-    while len(events) < entries:
-        nxt = game.next or {}
-        if nxt.get("for") == "bid":
-            event = {"type": "bid", "player": nxt["player"], "company": nxt["company"], "price": game.auction.high + 1}
-        elif nxt.get("for") == "investment" and game.available:
-            event = {"type": "bid", "player": nxt["player"], "company": game.available[0], "price": 1}
-        else:
-            break
-        game.apply(event)
-        events.append(event)
-    return pos, events
 
 
 def timed(fn, runs: int) -> float:
@@ -77,7 +48,7 @@ def main() -> None:
     parser.add_argument("--no-saved", action="store_true", help="no saved states: replay from the start")
     args = parser.parse_args()
     every = 10**9 if args.no_saved else saved_states.EVERY
-    pos, events = long_game(args.entries)
+    pos, events = bidding_war(args.entries)
     tmp = Path(tempfile.mkdtemp())
     path = str(tmp / "long.sqlite3")
     store = Store(path, save_every=every)

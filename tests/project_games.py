@@ -55,3 +55,35 @@ def played_game(seed: int = 276, players=PLAYERS, limit: int = 600) -> dict:
         "options": [],
         "events": events,
     }
+
+
+def bidding_war(entries: int, cash: int = 30_000, players=("Amy", "Brian")) -> tuple[dict, list[dict]]:
+    """(a position, the events after it): a game resumed at the start of a turn
+    (FORMAT-position.md) in which two players, each with ``cash``, bid two companies up one coin at
+    a time, ``entries`` entries long, every one in effect (a log as long as wanted)."""
+    from assistant.rules.core import position
+
+    players = list(players)
+    deck = dict(STARS.create(players).deck_left)
+    deck["red"] = 1
+    state = {
+        "players": {p: {"cash": cash, "companies": [], "shares": {}} for p in players},
+        "corporations": {},
+        "foreign_investor": {"cash": 4, "companies": []},
+        "offering": {"available": ["BME", "BSE"], "unavailable": []},
+        "player_order": players,
+    }
+    pos = {"after": {"turn": 1, "phase": 9}, "state": state, "deck": deck, "out_of_game": []}
+    game = position.resume(STARS, players, [], pos)
+    events = []
+    while len(events) < entries:
+        nxt = game.next or {}
+        if nxt.get("for") == "bid":
+            event = {"type": "bid", "player": nxt["player"], "company": nxt["company"], "price": game.auction.high + 1}
+        elif nxt.get("for") == "investment" and game.available:
+            event = {"type": "bid", "player": nxt["player"], "company": game.available[0], "price": 1}
+        else:
+            break
+        game.apply(event)
+        events.append(event)
+    return pos, events

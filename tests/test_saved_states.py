@@ -11,9 +11,9 @@ import random
 import pytest
 
 from assistant import corrections, saved_states, transcript
-from assistant.rules import events_of, registry
-from assistant.rules.core import position
+from assistant.rules import events_of
 from assistant.store import Store
+from tests.project_games import bidding_war
 
 PLAYERS = ["Amy", "Brian", "Crystal"]
 EVERY = 4
@@ -98,29 +98,9 @@ def test_a_store_starting_from_saved_states_answers_as_the_replay(store_target, 
     store.close()
 
 
-def _long_game(entries: int):
-    """A game resumed from a position (FORMAT-position.md) in which two players bid two companies
-    up one coin at a time: ``entries`` entries, every one in effect."""
-    stars = registry.get("rolling-stock-stars")
-    players = PLAYERS[:2]
-    deck = dict(stars.create(players).deck_left)
-    state = {
-        "players": {p: {"cash": 10_000, "companies": [], "shares": {}} for p in players},
-        "corporations": {},
-        "foreign_investor": {"cash": 4, "companies": []},
-        "offering": {"available": ["BME", "BSE"], "unavailable": []},
-        "player_order": players,
-    }
-    pos = {"after": {"turn": 1, "phase": 9}, "state": state, "deck": deck, "out_of_game": []}
-    game = position.resume(stars, players, [], pos)
-    events = []
-    while len(events) < entries:
-        nxt = game.next
-        price = game.auction.high + 1 if nxt["for"] == "bid" else 1
-        event = {"type": "bid", "player": nxt["player"], "company": nxt.get("company", "BME"), "price": price}
-        game.apply(event)
-        events.append(event)
-    return transcript.build(players, [], None, events, "test", position=pos)
+def _long_game(entries: int) -> dict:
+    pos, events = bidding_war(entries, cash=10_000, players=PLAYERS[:2])
+    return transcript.build(PLAYERS[:2], [], None, events, "test", position=pos)
 
 
 def test_an_imported_long_game_is_restored_without_its_older_entries(tmp_path):
