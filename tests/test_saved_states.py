@@ -174,3 +174,15 @@ def test_a_saved_walk_refuses_to_reach_further_back_than_it_holds():
     amended = saved.restart()
     amended.step({"type": "amend", "index": 8, "event": {"type": "bid", "n": 80}, "kept": 1, "set_aside": []})
     assert amended.low == 8 and amended.out[-2:] == [{"type": "bid", "n": 80}, events[9]]
+
+
+@pytest.mark.parametrize(
+    ("setting", "every"), [("", saved_states.EVERY), ("50", 50), ("0", 10**9), ("lots", saved_states.EVERY)]
+)
+def test_the_server_saves_states_as_often_as_its_setting_says(tmp_path, monkeypatch, setting, every):
+    from assistant.web import create_app, get_store
+
+    monkeypatch.setenv("RSS_SAVE_EVERY", setting)
+    app = create_app({"DATABASE": str(tmp_path / "a.sqlite3"), "SECRET_KEY": "t", "INSTANCE_PATH": str(tmp_path)})
+    with app.app_context():
+        assert get_store().save_every == every
