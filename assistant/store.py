@@ -459,7 +459,7 @@ class Store:
 
     def _journal_at(self, info: GameInfo, seq: int) -> Journal:
         """The journal of the game after its first ``seq`` rows (a restored game's older entries,
-        fetched when first needed: the Log's full history, the export); the latest few kept, since
+        fetched when first needed: the Log's full history, the charts); the latest few kept, since
         the states after the next undos and redos start from the same saved states."""
         key = (info.id, seq)
         with self._cache_lock:

@@ -4,7 +4,8 @@ A game replayed from its start holds every entry.  A game restored from a saved 
 ``assistant/saved_states.py``) holds only its latest entries, which is all a page needs; the older
 ones (``base`` of them) are fetched by the ``load`` function the store gives (it returns the
 journal as it was saved, or at least its first ``base`` entries), on first need (the Log's full
-history, the export), once, and shared by every fork of that game.
+history, the charts, the correction of an old entry), once, and shared by every fork of that game.
+The export does not need them: ``Game.transcript_events(head)`` writes them from the log's events.
 """
 
 from __future__ import annotations
