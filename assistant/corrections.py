@@ -19,23 +19,7 @@ def effective_events(rows) -> list[dict]:
     return Walk.of(rows).out
 
 
-def in_effect(rows) -> tuple[list[dict], int]:
-    """(the effective events, how many entries are in effect: what undo can still take back)."""
-    walk = Walk.of(rows)
-    return walk.out, walk.taken_count
-
-
-def undone(rows) -> list[dict]:
-    """The entries a redo can bring back, the next one first: what was undone since the last new entry."""
-    return Walk.of(rows).undone
-
-
 UNDOS_WITHOUT_CONFIRM = 3  # past this many undos in a row, the next one must be confirmed again
-
-
-def undos_in_a_row(rows) -> int:
-    """How many undos end the log."""
-    return Walk.of(rows).undos_at_end
 
 
 class TooShort(Exception):
