@@ -168,12 +168,14 @@ def correct(start, effective: list[dict], index: int, event: dict) -> dict:
     game = start
     for earlier in effective[:index]:
         game.apply(earlier)
-    game.apply(event)  # RuleError: the corrected entry does not fit
+    if not game.apply(event):  # RuleError: the corrected entry does not fit
+        raise RuleError("That phase has already ended by itself (nobody could act in it): there is nothing to end.")
     later = effective[index + 1 :]
     kept = 0
     for entry in later:
         try:
-            game.apply(entry)
+            if not game.apply(entry):  # the ``done`` of a phase that now ends by itself: not kept
+                break
         except RuleError:
             break
         kept += 1

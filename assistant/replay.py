@@ -34,23 +34,38 @@ def check_header(data) -> None:
         raise ValueError(f"unknown game {str(game)[:60]!r}: this assistant plays {', '.join(registry.RULESETS)}")
 
 
-def new_game(data: dict):
+def new_game(data: dict, on_phase_end=None):
     """The engine game of the transcript's ruleset (``game``: rolling-stock-stars, rolling-stock-v2.2, ...),
-    at its start or, for a transcript with a ``position`` (FORMAT-position.md), where the table resumed."""
+    at its start or, for a transcript with a ``position`` (FORMAT-position.md), where the table resumed.
+
+    It plays by the transcript's conventions: an open any-order phase stays open until its
+    ``done`` even when nobody can act in it (FORMAT.md), and ``on_phase_end`` is called at the
+    end of every phase, also of those that end right after the position without a decision."""
+
+    def prepare(game):
+        game.ends_idle_phases = False
+        game.on_phase_end = on_phase_end
+
     ruleset = registry.get(data.get("game", registry.DEFAULT))
     if data.get("position") is not None:
         return position.resume(
-            ruleset, data["players"], data.get("options") or [], data["position"], persons=data.get("persons")
+            ruleset,
+            data["players"],
+            data.get("options") or [],
+            data["position"],
+            persons=data.get("persons"),
+            prepare=prepare,
         )
-    return ruleset.create(
+    game = ruleset.create(
         data["players"], data.get("options") or [], deck=data.get("deck"), persons=data.get("persons")
     )
+    prepare(game)
+    return game
 
 
 def run(data: dict, out) -> None:
-    game = new_game(data)
     ends: dict[tuple[int, int], dict] = {}
-    game.on_phase_end = lambda g: ends.__setitem__((g.turn, g.phase), g.snapshot())
+    game = new_game(data, on_phase_end=lambda g: ends.__setitem__((g.turn, g.phase), g.snapshot()))
     for index, ev in enumerate(data.get("events", [])):
         if not isinstance(ev, dict):
             out.write(json.dumps({"index": index, "rejected": True, "error": "an event must be an object"}) + "\n")

@@ -503,6 +503,8 @@ class Store:
         if expected_seq != current:
             raise Stale(expected_seq, current)
         known = self._next_state(info, current, event)
+        if known is None:  # accepted as a no-op: the ``done`` of a phase that ended by itself
+            return current
         status, seq = self.tables.append(gid, expected_seq, json.dumps(event), token, _now())
         if status == "token":
             return seq
@@ -572,8 +574,9 @@ class Store:
                 waiting.remove(event)
         return corrections.why_set_aside(known.game, waiting)
 
-    def _next_state(self, info: GameInfo, current: int, event: dict) -> _Known:
-        """The game after ``event`` entered at seq ``current`` (Refused if the rules refuse it)."""
+    def _next_state(self, info: GameInfo, current: int, event: dict) -> _Known | None:
+        """The game after ``event`` entered at seq ``current`` (Refused if the rules refuse it;
+        None if the rules accept it as a no-op, with nothing to write)."""
         now = self._known(info.id)
         if now.seq != current:  # written meanwhile
             raise Stale(current, now.seq)
@@ -588,7 +591,8 @@ class Store:
             return self._build(info, current, extra=({"type": event["type"]},))
         game, walk = now.game.fork(), now.walk.copy()
         try:
-            game.apply(event)
+            if not game.apply(event):
+                return None
         except RuleError as err:
             raise Refused(err.message, getattr(err, "rule", None)) from err
         walk.step(event)
@@ -698,10 +702,11 @@ class Store:
                     f"a transcript holds the events in effect; {event['type']} is not one of them", index
                 )
             try:
-                game.apply(event)
+                entered = game.apply(event)
             except RuleError as err:
                 raise ImportRefused(err.message, index) from err
-            accepted.append(event)
+            if entered:  # not the no-op ``done`` of a phase that ended by itself
+                accepted.append(event)
         gid = new_game_id()
         created = _now()
         self.tables.insert_game(

@@ -81,7 +81,12 @@ def test_intervention_buys_for_the_intervener_and_the_receiver_goes_on():
     assert g.next == {"for": "intervention", "company": "KME", "announced_by": PRUSSIAN}
     g.apply({"type": "no_intervention", "company": "KME"})
     assert g.company_owner_name("KME") == PRUSSIAN and g.corps[PRUSSIAN].cash == 13
-    assert g.next == {"for": "acquisition"}
+    # now nobody can act in phase 3: no player owns a company, the receiver never sells, Doppler
+    # AG keeps at least one company and the foreign investor has none left; the phase ends by
+    # itself, and phase 4 waits for Amy (Doppler AG owns two companies and may close one)
+    assert g.next == {"for": "closing"}
+    assert "Nobody can act any more in this phase: Acquisitions done" in g.journal[-1]["auto"]
+    assert g.transcript_events()[-1] == {"type": "done", "phase": 3}
 
 
 def test_no_intervention_means_the_receiver_buys_at_the_maximum():
@@ -219,6 +224,7 @@ def test_the_swap_example_does_not_work_with_the_same_money():
     corporation(g, "Junkyard Scrappers", price=13, companies=["MHE", "BSE"], cash=0, shares={"Brian": 1}, bank=1)
     drawn_until(g, "orange")
     enter_phase(g, 3)
+    g.ends_idle_phases = False  # as a transcript replays: else nobody can act after the sale and phase 3 ends
     g.apply({"type": "acquire", "corporation": "Vintage Machinery", "company": "MHE", "price": 8})
     assert g.corps["Junkyard Scrappers"].cash == 8
     assert not any(i["corporation"] == "Junkyard Scrappers" for i in menu_of(g, "acquire"))
@@ -296,17 +302,17 @@ def announcement_position(announcer_cash, announcer_companies=("MHE",)):
 
 
 def interventions_in(g, announcer, company="WT"):
-    """The interventions the menu lists once ``announcer`` announces buying ``company`` ([] if
-    it cannot announce it)."""
+    """The corporations the menu asks once ``announcer`` announces buying ``company``, in the
+    order they answer, each with what it would pay ([] if it cannot announce it)."""
     h = g.clone()
     try:
         h.apply({"type": "announce", "corporation": announcer, "company": company})
     except RuleError:
         return []
     return [
-        (i["corporation"], i["min"], i["max"])
-        for i in menu_of(h, "acquire")
-        if i.get("announced_by") == announcer and i["company"] == company
+        (i["corporation"], i["price"], i["price"])
+        for i in menu_of(h, "no_intervention")
+        if i.get("corporation") and i["company"] == company
     ]
 
 
@@ -321,7 +327,10 @@ def test_menu_lists_every_intervention_with_its_price_best_priority_first():
     assert interventions_in(g, OVERSEAS) == []  # nobody comes before Overseas Trading
     g.apply({"type": "announce", "corporation": JUNKYARD, "company": "WT"})
     assert g.next == {"for": "intervention", "company": "WT", "announced_by": JUNKYARD}
-    item = next(i for i in menu_of(g, "acquire") if i.get("announced_by") == JUNKYARD and i["corporation"] == DOPPLER)
+    # the interveners answer in priority order: only Overseas Trading may take it now
+    assert [i["corporation"] for i in menu_of(g, "acquire")] == [OVERSEAS]
+    g.apply({"type": "no_intervention", "company": "WT", "corporation": OVERSEAS})
+    item = next(i for i in menu_of(g, "acquire") if i.get("announced_by") == JUNKYARD)
     assert item == {
         "type": "acquire",
         "corporation": DOPPLER,
@@ -382,16 +391,39 @@ def test_intervention_needs_priority_over_the_announcer_and_is_no_self_intervent
     assert g.events == []
 
 
-def test_order_of_interveners_is_the_tables_because_declined_offers_are_not_events():
-    """ "If more than one eligible Corporation wants to intervene, the one with the highest Share
-    Price has priority": priority decides among the corporations that *want* to intervene.
-    Declining is no event (FORMAT.md: "Offers that were declined are not events"), so an
-    intervention by Vintage Machinery (the lowest of the three interveners) says that Overseas
-    Trading and Doppler AG, asked first at the table, declined: the engine accepts it."""
+def test_interveners_answer_in_priority_order_while_an_announcement_waits():
+    """Rulebook (Stars, turn 2, phase 3): "ask each president of a corporation with a higher
+    share price if they want to intervene ... If more than one corporation wants to intervene,
+    again the one with higher share price has priority"; "Overseas Trading always has first
+    priority (as if its share price is higher than any other)".  Junkyard Scrappers (13)
+    announces the WT: Overseas Trading (10, first by its ability), then Doppler AG (16), then
+    Vintage Machinery (14) answer, in that order."""
     g = announcement_position(announcer_cash=14)
-    assert [c for c, _, _ in interventions_in(g, JUNKYARD)] == [OVERSEAS, DOPPLER, VINTAGE]
+    g.apply({"type": "announce", "corporation": JUNKYARD, "company": "WT"})
+    vintage = {"type": "acquire", "corporation": VINTAGE, "company": "WT", "price": 14, "announced_by": JUNKYARD}
+    with pytest.raises(RuleError) as err:
+        g.apply(vintage)
+    assert err.value.message.startswith("Overseas Trading and Doppler AG answer first")
+    assert len(g.events) == 1 and g.owner["WT"] is g.fi  # nothing stored, nothing moved
+    g.apply({"type": "no_intervention", "company": "WT", "corporation": OVERSEAS})
+    with pytest.raises(RuleError) as err:
+        g.apply(vintage)
+    assert err.value.message.startswith("Doppler AG answers first")
+    # a corporation further down may let it go early; that does not let it jump the queue
+    g.apply({"type": "no_intervention", "company": "WT", "corporation": DOPPLER})
+    g.apply(vintage)
+    assert g.company_owner_name("WT") == VINTAGE and g.corps[VINTAGE].cash == 40 - 14
+    # written as the table's transcript: only the intervention (declined offers are no events)
+    assert g.transcript_events() == [vintage]
+
+
+def test_an_intervention_with_nothing_pending_says_those_ahead_declined_aloud():
+    """The transcript form (FORMAT.md: "Offers that were declined are not events"): with no
+    announcement waiting, an ``acquire`` with ``announced_by`` by Vintage Machinery (the lowest
+    of the three interveners) says that Overseas Trading and Doppler AG, asked first at the
+    table, declined: it is accepted, so every transcript replays."""
+    g = announcement_position(announcer_cash=14)
     g.apply({"type": "acquire", "corporation": VINTAGE, "company": "WT", "price": 14, "announced_by": JUNKYARD})
     assert g.company_owner_name("WT") == VINTAGE
-    assert g.events[-1]["corporation"] == VINTAGE and interventions_in(g, JUNKYARD) == []
     with pytest.raises(RuleError):  # the WT changed hands: Doppler's intervention is too late
         g.apply({"type": "acquire", "corporation": DOPPLER, "company": "WT", "price": 14, "announced_by": JUNKYARD})

@@ -163,8 +163,10 @@ def test_junkyard_scrappers_in_receivership_get_the_scrapping_bonus():
 def test_junkyard_scrappers_bonus_when_its_president_closes():
     g = synergistic("yellow", companies=["AKE", "DSB"], name="Junkyard Scrappers")
     enter_phase(g, 4)
+    ends = phase_ends(g)
     g.apply({"type": "close", "company": "AKE"})
-    assert g.corps["Junkyard Scrappers"].cash == 20 + 4
+    # with one company left nobody can close anything more: phase 4 ends by itself
+    assert ends[(5, 4)]["corporations"]["Junkyard Scrappers"]["cash"] == 20 + 2 * 2  # twice the AKE's income 2
 
 
 def test_player_must_close_to_pay_a_negative_income():

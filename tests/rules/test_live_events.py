@@ -110,7 +110,9 @@ def test_money_received_in_the_phase_does_not_make_an_intervener():
     g = announcement_position(announcer_cash=14)
     g.received[DOPPLER] = 40
     g.apply(ANNOUNCE)
-    assert [m["corporation"] for m in g.legal_actions() if m["type"] == "acquire"] == [OVERSEAS, VINTAGE]
+    asked = [m["corporation"] for m in g.legal_actions() if m["type"] == "no_intervention" and m.get("corporation")]
+    assert asked == [OVERSEAS, VINTAGE]
+    assert [m["corporation"] for m in g.legal_actions() if m["type"] == "acquire"] == [OVERSEAS]  # first in turn
 
 
 def test_announcing_what_the_corporation_cannot_pay_is_refused():
@@ -208,7 +210,9 @@ def test_announce_intervene_and_decline_in_every_ruleset(key):
     g.apply({"type": "announce", "corporation": announcer, "company": company})
     assert g.next == {"for": "intervention", "company": company, "announced_by": announcer}
     interventions = [m for m in g.legal_actions() if m["type"] == "acquire"]
-    assert [m["corporation"] for m in interventions] == item["may_intervene"]
+    assert [m["corporation"] for m in interventions] == item["may_intervene"][:1]  # the first in priority
+    asked = [m["corporation"] for m in g.legal_actions() if m["type"] == "no_intervention" and m.get("corporation")]
+    assert asked == item["may_intervene"]
     # intervene
     a = g.fork()
     first = interventions[0]

@@ -244,12 +244,15 @@ def perturbations(g: Game, menu: list[dict], chosen: dict, rng: random.Random):
     COMPANIES = g.cards.companies  # noqa: N806
     buying, closing = g.phase_no("acquisition"), g.phase_no("closing")
     if g.phase_kind == "investment" or g.pending_reveals:
-        out.append(("wrong phase", {"type": "done", "phase": buying}))
+        if buying not in g.auto_ended:  # else the late ``done`` of a phase that ended by itself: a no-op
+            out.append(("wrong phase", {"type": "done", "phase": buying}))
         if g.corps:
             out.append(("wrong phase", {"type": "dividend", "corporation": next(iter(g.corps)), "amount": 0}))
     else:
         out.append(("wrong phase", {"type": "pass", "player": rng.choice(players)}))
-        out.append(("wrong phase", {"type": "done", "phase": closing if g.phase == buying else buying}))
+        late = closing if g.phase == buying else buying
+        if late not in g.auto_ended:
+            out.append(("wrong phase", {"type": "done", "phase": late}))
     if not g.pending_reveals:
         out.append(("reveal when no card is drawn", {"type": "reveal", "company": rng.choice(list(COMPANIES))}))
         out += outside_menu(g, menu, rng)

@@ -101,7 +101,14 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         self.phase_open = False
         self.intervention = None  # (announcer, company) while an announced purchase awaits interventions
         self.declined: list[str] = []  # corporations that let the pending announced purchase go
+        self.in_turn = False  # the pending purchase was announced (``announce``): interveners answer in order
         self.said_done: list[str] = []  # players who said "I'm done" in the open any-order phase
+        # any-order phases that ended by themselves (nobody could act) since the last entry: a
+        # ``done`` for one of them is accepted as a no-op (the transcript form holds it)
+        self.auto_ended: list[int] = []
+        # whether such phases end by themselves (live play); a transcript's replay keeps them
+        # open until their ``done``, as FORMAT.md's checkpoints show them (assistant/replay.py)
+        self.ends_idle_phases = True
         self.receivers: list[str] = []
         self.queue: list[str] = []
         # records
@@ -193,14 +200,23 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
 
     def fresh(self) -> Game:
         """A new game as this one started: its set-up, or the position it resumed from."""
+        ends_idle_phases = self.ends_idle_phases
+
+        def prepare(game):
+            game.ends_idle_phases = ends_idle_phases
+
         if self.resumed_from is not None:
-            return position.resume(self.ruleset, list(self.players), self.options, self.resumed_from, self.persons)
-        return self.ruleset.create(
+            return position.resume(
+                self.ruleset, list(self.players), self.options, self.resumed_from, self.persons, prepare=prepare
+            )
+        game = self.ruleset.create(
             list(self.players),
             self.options,
             deck=sorted(self.open_deck) if self.open_deck is not None else None,
             persons=self.persons,
         )
+        prepare(game)
+        return game
 
     def clone(self) -> Game:
         """An independent copy of the state (without the records), for previews.
@@ -249,8 +265,12 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         return ended[0] if ended else trial
 
     # ------------------------------------------------------------------ dispatcher
-    def apply(self, event: dict) -> None:
-        """Accept one event or raise RuleError (the game is then unchanged)."""
+    def apply(self, event: dict) -> bool:
+        """Accept one event or raise RuleError (the game is then unchanged).
+
+        Returns True when the event was entered (one more journal entry), False when it was
+        accepted as a no-op: a ``done`` for an any-order phase that had already ended by itself
+        because nobody could act in it (transcripts hold such ``done``s; nothing is recorded)."""
         if not isinstance(event, dict):
             raise RuleError("An event must be an object with a type.")
         kind = event.get("type")
@@ -259,6 +279,10 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         problem = events.field_problem(event)
         if problem:
             raise RuleError(problem)
+        if kind == "done" and event.get("phase") in self.auto_ended:
+            self.auto_ended = list(self.auto_ended)
+            self.auto_ended.remove(event["phase"])
+            return False
         if self.game_over:
             raise RuleError("The game is over.")
         if self.pending_reveals and kind != "reveal":
@@ -274,12 +298,14 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             if err.rule is None:
                 err.rule = self._rule_for(kind, event)
             raise
+        self.auto_ended = []
         self._advance()
         if self._written is not as_entered:  # a new dict: forks share it
             self.rewritten = {**self.rewritten, len(self.journal): self._written}
         self.journal.append(
             {"event": event, "text": text, "auto": self._auto, "moves": self._moves, "written": self._written}
         )
+        return True
 
     def transcript_events(self, head: list[dict] | None = None) -> list[dict]:
         """The events as a transcript writes them (FORMAT.md): the live events written as the
@@ -298,11 +324,22 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         return out + [e for entry in journal.held for e in entry["written"]]
 
     # ------------------------------------------------------------------ flow
+    # A game where nobody can act for this many turns in a row cannot go on: no table reaches it
+    # (the foreign investor's income makes it buy, the deck runs out, the end card ends the game
+    # well before), so it comes only from a position that cannot be, and is refused.
+    IDLE_TURNS_LIMIT = 100
+
     def _advance(self) -> None:
         """Run automatic steps until a decision, a reveal or the end of the game is due."""
+        started = self.turn
         while not self.game_over and not self.pending_reveals:
             if self._waiting():
                 return
+            if self.turn - started >= self.IDLE_TURNS_LIMIT:
+                raise RuleError(
+                    f"Nobody can act in {self.IDLE_TURNS_LIMIT} turns in a row from here (turn {started} to "
+                    f"{self.turn}): the game cannot go on. Check the offering, the deck and the money."
+                )
             self._end_phase()
 
     def _rule_for(self, kind: str, event: dict) -> str | None:

@@ -61,17 +61,18 @@ class MenuMixin:
         if self.intervention is not None:
             announcer, abbr = self.intervention
             out = self._interventions(self.corps[announcer], abbr)
-            # each corporation that may intervene may let it go; then anyone may say nobody does
+            # each corporation that may intervene may let it go (the next in priority first,
+            # those after it may say so early); then anyone may say nobody does
             out += [
                 {
                     "type": "no_intervention",
                     "company": abbr,
                     "announced_by": announcer,
-                    "corporation": i["corporation"],
-                    "president": i["president"],
-                    "price": i["min"],  # what it would pay, were it to intervene
+                    "corporation": c.name,
+                    "president": c.president,
+                    "price": self.fi_price(c.name, abbr),  # what it would pay, were it to intervene
                 }
-                for i in out
+                for c in self.undecided()
             ]
             out.append({"type": "no_intervention", "company": abbr, "announced_by": announcer})
             return out
@@ -141,7 +142,7 @@ class MenuMixin:
             }
             for c in self.interveners(announcer, abbr)
             if c.name not in self.declined
-        ]
+        ][: 1 if self.in_turn else None]  # announced: in priority order, only the first undecided may take it
 
     # closing ---------------------------------------------------------------
     def _menu_closing(self) -> list[dict]:

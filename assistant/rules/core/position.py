@@ -181,8 +181,12 @@ def _deck(game, deck, state: dict) -> None:
     game.deck_left = counts
 
 
-def resume(ruleset, players, options, position: dict, persons=None):
-    """The game at the start of the turn after ``position["after"]["turn"]``, the table as it lies."""
+def resume(ruleset, players, options, position: dict, persons=None, prepare=None):
+    """The game at the start of the turn after ``position["after"]["turn"]``, the table as it lies.
+
+    ``prepare(game)``, if given, runs once the position is checked and before the next turn starts
+    (the replay sets its phase-end hook there, so a phase that ends without a decision right
+    after the position is reported too)."""
     if "open_companies" in (options or ()):
         _fail("A game with the open companies variant cannot be resumed from a position: its deck is known "
               "card by card. Import its transcript instead.")  # fmt: skip
@@ -212,6 +216,9 @@ def resume(ruleset, players, options, position: dict, persons=None):
     game.setup = False
     game.turn = turn + 1
     game.phase = 1
+    if prepare is not None:
+        prepare(game)
+    game._written = []  # what the automatic steps write belongs to no entry: the position is the first
     getattr(game, f"_start_{game.phase_kind}")()
     game._advance()
     return game

@@ -100,9 +100,10 @@ class TradingMixin:
                 continue
             if self.interveners(corp, target):
                 self.intervention = (corp.name, target)
+                self.in_turn = False  # the transcript form waits too: any willing intervener may take it
                 return True
             self._buy_from_fi(corp, target, f"{corp.name} (in receivership)")
-        return self.phase_open
+        return self.phase_open and not self._nobody_can_act()
 
     def _receiver_target(self, corp) -> str | None:
         """The most expensive company of the foreign investor the receiver can afford."""
@@ -190,6 +191,8 @@ class TradingMixin:
             self._check_intervention(corp, abbr, announced, pending)
             if pending is not None and corp.name in self.declined:
                 raise RuleError(f"{corp.name} has already let the {abbr} go.")
+            if pending is not None and self.in_turn:
+                self._check_turn_to_intervene(corp)
         self._transfer(corp, abbr, price)
         self._not_done(corp.president)
         if pending is not None:
@@ -231,6 +234,34 @@ class TradingMixin:
                 f"(no fake announcements)."
             )
 
+    def _check_turn_to_intervene(self, corp) -> None:
+        """While an announced purchase waits, the interveners answer in priority order: "If more
+        than one corporation wants to intervene, again the one with higher share price has
+        priority" (Overseas Trading first).  So a corporation intervenes only once every one
+        ahead of it has let the company go.  Only for a purchase announced with ``announce``: in
+        the transcript form (nothing pending, or a receiver's purchase, which waits there too)
+        declined offers are no events, so an intervention says that those ahead declined aloud."""
+        ahead = []
+        for c in self.undecided():
+            if c is corp:
+                break
+            ahead.append(c.name)
+        else:
+            return  # not among the undecided: the other checks said why
+        if ahead:
+            names = " and ".join([", ".join(ahead[:-1]), ahead[-1]]) if len(ahead) > 1 else ahead[0]
+            verb = "answer" if len(ahead) > 1 else "answers"
+            raise RuleError(
+                f"{names} {verb} first: {corp.name} may intervene only once "
+                f"{'they have' if len(ahead) > 1 else 'it has'} let the {self.intervention[1]} go "
+                f"(priority: {self.priority_order()})."
+            )
+
+    def next_intervener(self):
+        """The corporation whose answer the pending announced purchase waits for first (None: none)."""
+        waiting = self.undecided()
+        return waiting[0] if waiting else None
+
     def _pending_words(self) -> str:
         announcer, abbr = self.intervention
         receiver = " (in receivership)" if self.corps[announcer].president is None else ""
@@ -269,6 +300,7 @@ class TradingMixin:
             self._written = [{"type": "acquire", "corporation": corp.name, "company": abbr, "price": price}]
             return f"{corp.name} buys the {abbr} from the foreign investor for {price} (nobody could intervene)"
         self.intervention = (corp.name, abbr)
+        self.in_turn = True  # announced at the table: the interveners answer in priority order
         self.declined = []
         self._written = []
         return (
@@ -355,6 +387,21 @@ class TradingMixin:
         self.phase_open = False
         self._written = [*self._written, {"type": "done", "phase": self.phase}]
         self._log(f"Everyone who could act is done ({', '.join(self.said_done)}): {self._phase_done_words()}")
+        return True
+
+    def _nobody_can_act(self) -> bool:
+        """The open any-order phase when no player could act in it any more (no purchase left
+        for any president, no company anyone may close): it ends by itself, written in a
+        transcript as the table's ``done``; a ``done`` for it entered afterwards is then
+        accepted as a no-op (``Game.apply``).  Not in a transcript's replay (``ends_idle_phases``
+        False): FORMAT.md keeps such a phase open until its ``done`` ("an open phase may offer no
+        possible transaction; the table then just says done"), and checkpoints show it open."""
+        if not self.ends_idle_phases or not self.phase_open or self.intervention is not None or self.could_act():
+            return False
+        self.phase_open = False
+        self._written = [*self._written, {"type": "done", "phase": self.phase}]
+        self.auto_ended = [*self.auto_ended, self.phase]
+        self._log(f"Nobody can act any more in this phase: {self._phase_done_words()}")
         return True
 
     def _phase_done_words(self) -> str:
@@ -453,7 +500,7 @@ class TradingMixin:
     def _closing_open(self) -> bool:
         """Phase 4 waits for its ``done`` while open (the automatic closings ran at its start),
         or until everyone who could close a company has said "I'm done"."""
-        return self.phase_open and not self._everyone_done()
+        return self.phase_open and not self._everyone_done() and not self._nobody_can_act()
 
     def _close(self, owner, abbr, who) -> str:
         self._remove_company(abbr)
