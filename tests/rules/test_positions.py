@@ -129,13 +129,15 @@ def _a_position():
         (lambda p, c: c.__setitem__("share_price", 17), "is not a card of the share price row"),
         (lambda p, c: c.__setitem__("issued", 99), "cannot be issued"),
         (lambda p, c: c.__setitem__("bank_shares", c["bank_shares"] + 1), "but"),
+        # shares missing: one fewer in the bank than the issued count says (players + bank < issued)
+        (lambda p, c: c.__setitem__("issued", c["issued"] + 1) or c.pop("unissued", None), "but"),
         (
             lambda p, c: p["state"]["players"][c["president"] or "Amy"]["companies"].append(c["companies"][0]),
             "two places",
         ),
         (lambda p, c: p["deck"].__setitem__(p["state"]["offering"]["available"][0][:0] or "red", 50), "cards"),
     ],
-    ids=["price", "shares", "bank", "company-twice", "deck"],
+    ids=["price", "shares", "bank", "bank-short", "company-twice", "deck"],
 )
 def test_a_position_that_cannot_be_is_refused_naming_the_problem(spoil, message):
     pos = _a_position()
@@ -151,7 +153,12 @@ def test_a_president_with_fewer_shares_than_another_player_is_refused_a_tie_is_n
     pos = _a_position()
     name, corp = next((n, c) for n, c in pos["state"]["corporations"].items() if c["president"])
     players = pos["state"]["players"]
-    other = next(p for p in PLAYERS if p != corp["president"])
+    # the other player comes first in player order, so a president picked by order would be them
+    order = pos["state"]["player_order"]
+    other = next(p for p in order if p != corp["president"])
+    if order.index(other) > order.index(corp["president"]):
+        order.remove(other)
+        order.insert(0, other)
     most = players[corp["president"]]["shares"][name]
     for count, refused in ((most + 1, True), (most, False)):
         trial = copy.deepcopy(pos)
@@ -166,8 +173,9 @@ def test_a_president_with_fewer_shares_than_another_player_is_refused_a_tie_is_n
         if refused:
             with pytest.raises(RuleError, match="fewer than another player"):
                 position.resume(registry.STARS, PLAYERS, [], trial)
-        else:
-            position.resume(registry.STARS, PLAYERS, [], trial)
+        else:  # a tie: the president is the one the position gives, not the first in player order
+            resumed = position.resume(registry.STARS, PLAYERS, [], trial)
+            assert resumed.corps[name].president == corp["president"] != other
 
 
 def test_the_colours_under_the_top_one_must_be_complete():

@@ -90,6 +90,7 @@ class ClassicGame(Game):
     END_PHASE = "end_check"
     EVENT_RULES = EVENT_RULES
     EVENT_TYPES = (*events.COMMON, "redeem")  # 3.6, the share redemption variant
+    RECEIVERSHIP = False  # 1.5.3: the bank may never own all issued shares
 
     # ------------------------------------------------------------------ set-up (1.3, 1.9, 3.8)
     def _configure(self, options, deck, persons) -> None:

@@ -47,6 +47,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
     EVENT_RULES: dict[str, str] = {}  # event type -> anchor of the rule it is judged by
     EVENT_TYPES: tuple[str, ...] = ()  # the table events (core/events.py) this game plays
     MIN_PLAYERS, MAX_PLAYERS = 2, 6
+    RECEIVERSHIP = True  # whether the bank may hold every issued share of a corporation (classic: never)
 
     def __init__(self, players, options=(), deck=None, persons=None, *, ruleset):
         if ruleset is None or getattr(ruleset, "key", None) is None:

@@ -3,11 +3,23 @@ turn, and the final scoring of a game played on paper (../shared/conformance/FOR
 
 ``resume(ruleset, players, options, position)`` checks the position and returns an engine game at
 the start of the next turn; ``final_scores(ruleset, players, state)`` scores an end position.  A
-position that cannot be is refused with a RuleError naming the problem; the game's own rules
-(its card set, its price row, its charters) decide what can be.
+position that cannot be is refused with one RuleError naming every problem at once: its
+``problems`` list each one as ``(field, message)``, the field a path into the position
+("players.Amy.cash", "corporations.Doppler AG.issued", "offering", "deck.green", ...), so that a
+form can show each next to what it is about.  The game's own rules (its card set, its price row,
+its charters) decide what can be.
+
+What no table can reach at the end of a turn is refused as well (``_reachable``): the offering is
+refilled after every purchase while the deck has cards, drawn cards become available after the
+foreign investor's phase, colours come off the deck in order, going public issues at least two
+shares, a corporation at the top price ends the game at the end check, the end card flips only
+once the deck and the offering are empty, and where the bank never holds every issued share
+(classic) every corporation has a president.
 """
 
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 from . import explain
 from .entities import Corporation
@@ -16,133 +28,241 @@ from .errors import RuleError
 RULE = None  # a refused position names no rule of play
 
 
-def _fail(message: str):
-    raise RuleError(message, RULE)
+class _Stop(Exception):
+    """Ends the check of one part of the position after a problem in it (the others go on)."""
 
 
-def _int(value, what: str, low: int = 0) -> int:
+class _Problems:
+    """Every problem of a position, each with the field it is about."""
+
+    def __init__(self):
+        self.items: list[tuple[str, str]] = []
+
+    def fail(self, field: str, message: str):
+        self.items.append((field, message))
+        raise _Stop
+
+    @contextmanager
+    def part(self):
+        """One part of the position (a player, a corporation, the deck): a problem in it ends its
+        check, and the check of the next part goes on."""
+        try:
+            yield
+        except _Stop:
+            pass
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_all(self) -> None:
+        if self.items:
+            seen, unique = set(), []
+            for item in self.items:
+                if item not in seen:
+                    seen.add(item)
+                    unique.append(item)
+            err = RuleError(" ".join(message for _, message in unique), RULE)
+            err.problems = unique
+            raise err
+
+
+def _int(problems: _Problems, field: str, value, what: str, low: int = 0) -> int:
     if type(value) is not int or value < low:
-        _fail(f"{what} must be a whole number of at least {low}, not {value!r}.")
+        problems.fail(field, f"{what} must be a whole number of at least {low}, not {value!r}.")
     return value
 
 
-def _names(value, what: str) -> list[str]:
+def _names(problems: _Problems, field: str, value, what: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        _fail(f"{what} must be a list of names.")
+        problems.fail(field, f"{what} must be a list of names.")
     return list(value)
 
 
-def _players(game, state: dict, players: list[str]) -> None:
+def _players(game, state: dict, players: list[str], problems: _Problems) -> None:
     """Each player's money, companies and shares (the shares checked with the corporations)."""
     given = state.get("players")
     if not isinstance(given, dict) or set(given) != set(players):
-        _fail(f"The position must give every player: {', '.join(players)}.")
+        problems.fail("players", f"The position must give every player: {', '.join(players)}.")
     for name in players:
-        row = given[name] if isinstance(given[name], dict) else _fail(f"{name}: money, companies and shares.")
-        p = game.players[name]
-        p.cash = _int(row.get("cash"), f"{name}'s money")
-        p.companies = _names(row.get("companies") or [], f"{name}'s companies")
-        shares = row.get("shares") or {}
-        if not isinstance(shares, dict):
-            _fail(f"{name}'s shares must be given per corporation.")
-        p.shares = {c: _int(n, f"{name}'s {c} shares", 1) for c, n in shares.items() if n}
+        with problems.part():
+            row = given[name]
+            if not isinstance(row, dict):
+                problems.fail(f"players.{name}", f"{name}: money, companies and shares.")
+            p = game.players[name]
+            with problems.part():
+                p.cash = _int(problems, f"players.{name}.cash", row.get("cash"), f"{name}'s money")
+            with problems.part():
+                p.companies = _names(
+                    problems, f"players.{name}.companies", row.get("companies") or [], f"{name}'s companies"
+                )
+            shares = row.get("shares") or {}
+            if not isinstance(shares, dict):
+                problems.fail(f"players.{name}.shares", f"{name}'s shares must be given per corporation.")
+            held = {}
+            for c, n in shares.items():
+                with problems.part():
+                    if n:
+                        held[c] = _int(problems, f"players.{name}.shares.{c}", n, f"{name}'s {c} shares", 1)
+            p.shares = held
 
 
-def _check_prices(game, state: dict, final: bool) -> dict[str, int]:
+def _check_prices(game, state: dict, problems: _Problems) -> dict[str, int]:
+    """The share price of every corporation in play (those with a problem left out)."""
     corps = state.get("corporations") or {}
     if not isinstance(corps, dict):
-        _fail("The corporations must be given by name.")
+        problems.fail("corporations", "The corporations must be given by name.")
     prices = {}
     row = game.cards.prices
     taken: dict[int, str] = {}
     for name, c in corps.items():
-        if name not in game.charters:
-            _fail(f"{name!r} is not a corporation of {game.ruleset.title}.")
-        price = c.get("share_price") if isinstance(c, dict) else None
-        if type(price) is not int or price not in row or price == 0:
-            _fail(f"{name}'s share price {price!r} is not a card of the share price row ({row[1]} to {row[-1]}).")
-        if price in taken and price != game.cards.top_price:
-            _fail(f"{taken[price]} and {name} both hold the {price} share price card.")
-        taken[price] = name
-        prices[name] = price
+        with problems.part():
+            if name not in game.charters:
+                problems.fail("corporations", f"{name!r} is not a corporation of {game.ruleset.title}.")
+            price = c.get("share_price") if isinstance(c, dict) else None
+            field = f"corporations.{name}.share_price"
+            if type(price) is not int or price not in row or price == 0:
+                problems.fail(
+                    field,
+                    f"{name}'s share price {price!r} is not a card of the share price row ({row[1]} to {row[-1]}).",
+                )
+            if price in taken and price != game.cards.top_price:
+                problems.fail(field, f"{taken[price]} and {name} both hold the {price} share price card.")
+            taken[price] = name
+            prices[name] = price
+    names = set(corps) if isinstance(corps, dict) else set()
     for p in game.players.values():
         for cname in p.shares:
-            if cname not in prices:
-                _fail(f"{p.name} holds {cname} shares, but {cname} is not a corporation in play.")
+            if cname not in names:
+                with problems.part():
+                    problems.fail(
+                        f"players.{p.name}.shares.{cname}",
+                        f"{p.name} holds {cname} shares, but {cname} is not a corporation in play.",
+                    )
     return prices
 
 
-def _corporations(game, state: dict) -> None:
-    prices = _check_prices(game, state, final=False)
-    for name, c in state["corporations"].items():
-        charter = game.charters[name]
-        corp = Corporation(name, prices[name], charter.shares)
-        corp.cash = _int(c.get("cash"), f"{name}'s treasury")
-        corp.companies = _names(c.get("companies") or [], f"{name}'s companies")
-        if not corp.companies:
-            _fail(f"{name} owns no company; a corporation always owns at least one.")
-        corp.issued = _int(c.get("issued"), f"{name}'s issued shares", 1)
-        corp.bank_shares = _int(c.get("bank_shares", 0), f"{name}'s shares in the bank")
-        if corp.issued > charter.shares:
-            _fail(f"{name} has {charter.shares} shares; {corp.issued} cannot be issued.")
-        unissued = c.get("unissued")
-        if unissued is not None and unissued != charter.shares - corp.issued:
-            _fail(f"{name}: {corp.issued} issued and {unissued} unissued do not make its {charter.shares} shares.")
-        held = {p: game.players[p].shares.get(name, 0) for p in game.order}
-        if sum(held.values()) + corp.bank_shares != corp.issued:
-            _fail(
-                f"{name}: the players hold {sum(held.values())} shares and the bank {corp.bank_shares}, "
-                f"but {corp.issued} are issued."
+def _corporations(game, state: dict, problems: _Problems) -> None:
+    prices = _check_prices(game, state, problems)
+    for name, price in prices.items():
+        with problems.part():
+            _corporation(game, name, price, state["corporations"][name], problems)
+
+
+def _corporation(game, name: str, price: int, c: dict, problems: _Problems) -> None:
+    charter = game.charters[name]
+    corp = Corporation(name, price, charter.shares)
+    at = f"corporations.{name}"
+    with problems.part():
+        corp.cash = _int(problems, f"{at}.cash", c.get("cash"), f"{name}'s treasury")
+    corp.companies = _names(problems, f"{at}.companies", c.get("companies") or [], f"{name}'s companies")
+    if not corp.companies:
+        problems.fail(f"{at}.companies", f"{name} owns no company; a corporation always owns at least one.")
+    corp.issued = _int(problems, f"{at}.issued", c.get("issued"), f"{name}'s issued shares", 1)
+    corp.bank_shares = _int(problems, f"{at}.bank_shares", c.get("bank_shares", 0), f"{name}'s shares in the bank")
+    if corp.issued > charter.shares:
+        problems.fail(f"{at}.issued", f"{name} has {charter.shares} shares; {corp.issued} cannot be issued.")
+    if corp.issued < 2:
+        problems.fail(
+            f"{at}.issued",
+            f"{name} has {corp.issued} share issued, but going public puts at least one share with the founder "
+            f"and as many in the bank: at least 2 are issued.",
+        )
+    unissued = c.get("unissued")
+    if unissued is not None and unissued != charter.shares - corp.issued:
+        problems.fail(
+            f"{at}.issued",
+            f"{name}: {corp.issued} issued and {unissued} unissued do not make its {charter.shares} shares.",
+        )
+    held = {p: game.players[p].shares.get(name, 0) for p in game.order}
+    if sum(held.values()) + corp.bank_shares != corp.issued:
+        problems.fail(
+            f"{at}.bank_shares",
+            f"{name}: the players hold {sum(held.values())} shares and the bank {corp.bank_shares}, "
+            f"but {corp.issued} are issued.",
+        )
+    president = c.get("president")
+    most = max(held.values())
+    if president is None:
+        if most:
+            problems.fail(f"{at}.president", f"{name} has no president, but players hold its shares.")
+        if not game.RECEIVERSHIP:
+            problems.fail(
+                f"{at}.president",
+                f"{name} has no president: in {game.ruleset.title} the bank never owns all issued shares "
+                f"(there is no receivership), so some player holds one.",
             )
-        president = c.get("president")
-        most = max(held.values())
-        if president is None:
-            if most:
-                _fail(f"{name} has no president, but players hold its shares.")
-        elif president not in held:
-            _fail(f"{name}'s president {president!r} is not a player.")
-        elif held[president] < most:
-            _fail(f"{president} holds {held[president]} {name} shares, fewer than another player: not its president.")
-        elif held[president] == 0:
-            _fail(f"{president} holds no {name} share and cannot be its president.")
-        corp.president = president
-        game.corps[name] = corp
-        game._set_price(corp, corp.price)
+    elif president not in held:
+        problems.fail(f"{at}.president", f"{name}'s president {president!r} is not a player.")
+    elif held[president] < most:
+        problems.fail(
+            f"{at}.president",
+            f"{president} holds {held[president]} {name} shares, fewer than another player: not its president.",
+        )
+    elif held[president] == 0:
+        problems.fail(f"{at}.president", f"{president} holds no {name} share and cannot be its president.")
+    corp.president = president
+    game.corps[name] = corp
+    game._set_price(corp, corp.price)
 
 
-def _place_companies(game, state: dict, out_of_game: list[str]) -> None:
+def _place_companies(game, position: dict, problems: _Problems) -> None:
+    state = position["state"]
     places: dict[str, str] = {}
     companies = game.cards.companies
 
-    def place(abbr, where):
+    def place(abbr, where, field):
         if abbr not in companies:
-            _fail(f"There is no company {abbr!r} in {game.ruleset.title}.")
+            problems.fail(field, f"There is no company {abbr!r} in {game.ruleset.title}.")
         if abbr in places:
-            _fail(f"The {abbr} is in two places: {places[abbr]} and {where}.")
+            problems.fail(field, f"The {abbr} is in two places: {places[abbr]} and {where}.")
         places[abbr] = where
 
+    def place_all(abbrs, where, field):
+        kept = []
+        for abbr in abbrs:
+            with problems.part():
+                place(abbr, where, field)
+                kept.append(abbr)
+        return kept
+
     for p in game.players.values():
-        for abbr in p.companies:
-            place(abbr, p.name)
+        p.companies = place_all(p.companies, p.name, f"players.{p.name}.companies")
     fi = state.get("foreign_investor") or {}
-    game.fi.cash = _int(fi.get("cash", 0), "The foreign investor's money")
-    for abbr in _names(fi.get("companies") or [], "The foreign investor's companies"):
-        place(abbr, "the foreign investor")
+    if not isinstance(fi, dict):
+        with problems.part():
+            problems.fail("foreign_investor", "The foreign investor's money and companies.")
+        fi = {}
+    with problems.part():
+        game.fi.cash = _int(problems, "foreign_investor.cash", fi.get("cash", 0), "The foreign investor's money")
+    fi_companies = []
+    with problems.part():
+        fi_companies = _names(
+            problems, "foreign_investor.companies", fi.get("companies") or [], "The foreign investor's companies"
+        )
+    game.fi.companies = place_all(fi_companies, "the foreign investor", "foreign_investor.companies")
     for corp in game.corps.values():
-        for abbr in corp.companies:
-            place(abbr, corp.name)
+        corp.companies = place_all(corp.companies, corp.name, f"corporations.{corp.name}.companies")
     offering = state.get("offering") or {}
-    game.available = _names(offering.get("available") or [], "The available companies")
-    game.unavailable = _names(offering.get("unavailable") or [], "The unavailable companies")
-    for abbr in game.available + game.unavailable:
-        place(abbr, "the offering")
-    for abbr in out_of_game:
-        place(abbr, "out of the game")
+    if not isinstance(offering, dict):
+        with problems.part():
+            problems.fail("offering", "The offering must give its available and unavailable companies.")
+        offering = {}
+    for key, what, attr in (
+        ("available", "The available companies", "available"),
+        ("unavailable", "The unavailable companies", "unavailable"),
+    ):
+        abbrs = []
+        with problems.part():
+            abbrs = _names(problems, f"offering.{key}", offering.get(key) or [], what)
+        setattr(game, attr, place_all(abbrs, "the offering", f"offering.{key}"))
+    out = []
+    with problems.part():
+        out = _names(problems, "out_of_game", position.get("out_of_game") or [], "The companies out of the game")
+    place_all(out, "out of the game", "out_of_game")
     game.owner = {}
     for p in game.players.values():
         for abbr in p.companies:
             game.owner[abbr] = p
-    game.fi.companies = list(fi.get("companies") or [])
     for abbr in game.fi.companies:
         game.owner[abbr] = game.fi
     for corp in game.corps.values():
@@ -151,34 +271,100 @@ def _place_companies(game, state: dict, out_of_game: list[str]) -> None:
     game.seen = set(places)
 
 
-def _deck(game, deck, state: dict) -> None:
+def _deck(game, deck, state: dict, problems: _Problems) -> bool:
+    """The cards left per colour; False when they could not be read."""
     if not isinstance(deck, dict):
-        _fail("The deck must be given as the number of cards left per colour.")
-    counts = {color: _int(deck.get(color, 0), f"The {color} cards left") for color in game.colors}
+        problems.fail("deck", "The deck must be given as the number of cards left per colour.")
+    before = len(problems.items)
+    counts = {}
+    for color in game.colors:
+        with problems.part():
+            counts[color] = _int(problems, f"deck.{color}", deck.get(color, 0), f"The {color} cards left")
     unknown = [c for c in deck if c not in game.colors]
     if unknown:
-        _fail(f"{game.ruleset.title} has no {unknown[0]} company cards in this game.")
+        problems.fail("deck", f"{game.ruleset.title} has no {unknown[0]} company cards in this game.")
+    if len(problems.items) > before:
+        return False
     size = state.get("deck_size")
     if size is not None and size != sum(counts.values()):
-        _fail(f"The deck holds {sum(counts.values())} cards by colour, but its size is {size}.")
+        problems.fail("deck", f"The deck holds {sum(counts.values())} cards by colour, but its size is {size}.")
     full = dict(game.deck_left)  # the game's set-up: every colour complete
     top = next((c for c in game.colors if counts[c]), None)
     if top is not None:
         for color in game.colors[game.colors.index(top) + 1 :]:
             if counts[color] != full[color]:
-                _fail(
-                    f"Under the {top} cards the {color} ones are all still in the deck: "
-                    f"{full[color]} with {len(game.players)} players, not {counts[color]}."
-                )
+                with problems.part():
+                    problems.fail(
+                        f"deck.{color}",
+                        f"Under the {top} cards the {color} ones are all still in the deck: "
+                        f"{full[color]} with {len(game.players)} players, not {counts[color]}.",
+                    )
     for color, n in counts.items():
-        unseen = [a for a in game.cards.companies_by_color[color] if a not in game.seen]
-        if n > len(unseen):
-            _fail(
-                f"{n} {color} cards cannot be left in the deck: only {len(unseen)} {color} companies are unaccounted for."
-            )
-        if n > full[color]:
-            _fail(f"The deck holds at most {full[color]} {color} cards with {len(game.players)} players, not {n}.")
+        with problems.part():
+            unseen = [a for a in game.cards.companies_by_color[color] if a not in game.seen]
+            if n > full[color]:
+                problems.fail(
+                    f"deck.{color}",
+                    f"The deck holds at most {full[color]} {color} cards with {len(game.players)} players, not {n}.",
+                )
+            if n > len(unseen):
+                problems.fail(
+                    f"deck.{color}",
+                    f"{n} {color} cards cannot be left in the deck: only {len(unseen)} {color} companies are unaccounted for.",
+                )
     game.deck_left = counts
+    return len(problems.items) == before
+
+
+def _reachable(game, problems: _Problems, deck_read: bool, full: dict[str, int]) -> None:
+    """What no table reaches at the end of a turn (the position's figures each make sense)."""
+    seats = len(game.players)
+    offering = len(game.available) + len(game.unavailable)
+    cards_left = game.deck_size() if deck_read else 0
+    with problems.part():
+        if game.unavailable:
+            problems.fail(
+                "offering.unavailable",
+                f"{', '.join(game.unavailable)} cannot be unavailable at the end of a turn: cards drawn in a turn "
+                f"become available after the foreign investor's phase.",
+            )
+    with problems.part():
+        if deck_read and cards_left and offering < seats:
+            problems.fail(
+                "offering",
+                f"The offering holds {offering} companies, but with {seats} seats it holds {seats} while the deck "
+                f"has cards ({cards_left} left): it is refilled after every purchase until the deck runs out.",
+            )
+    if deck_read:
+        by_color = game.cards.companies_by_color
+        for color in game.colors:
+            with problems.part():
+                if game.deck_left[color] and game.deck_left[color] == full[color]:
+                    shown = sorted(a for a in game.seen if a in by_color[color])
+                    if shown:
+                        problems.fail(
+                            f"deck.{color}",
+                            f"All {full[color]} {color} cards are still in the deck, yet {', '.join(shown)} "
+                            f"{'is' if len(shown) == 1 else 'are'} on the table: the {color} cards come off the deck "
+                            f"only after every card above them.",
+                        )
+    top = game.cards.top_price
+    for corp in game.corps.values():
+        with problems.part():
+            if corp.price == top:
+                problems.fail(
+                    f"corporations.{corp.name}.share_price",
+                    f"{corp.name} is at {top}, the top of the share price row: the game would have ended at its "
+                    f"end check, so no turn ends with it there.",
+                )
+    with problems.part():
+        if game.end_flipped and (cards_left or offering):
+            where = " and ".join(w for w, n in (("the deck", cards_left), ("the offering", offering)) if n)
+            problems.fail(
+                "end_card_flipped",
+                f"The end card is flipped only once the deck and the offering are empty; {where} still "
+                f"{'hold' if cards_left and offering else 'holds'} companies.",
+            )
 
 
 def resume(ruleset, players, options, position: dict, persons=None, prepare=None):
@@ -188,28 +374,43 @@ def resume(ruleset, players, options, position: dict, persons=None, prepare=None
     (the replay sets its phase-end hook there, so a phase that ends without a decision right
     after the position is reported too)."""
     if "open_companies" in (options or ()):
-        _fail("A game with the open companies variant cannot be resumed from a position: its deck is known "
-              "card by card. Import its transcript instead.")  # fmt: skip
+        raise RuleError("A game with the open companies variant cannot be resumed from a position: its deck is "
+                        "known card by card. Import its transcript instead.", RULE)  # fmt: skip
     if not isinstance(position, dict) or not isinstance(position.get("state"), dict):
-        _fail("A position needs the state of the table.")
+        raise RuleError("A position needs the state of the table.", RULE)
     game = ruleset.create(list(players), list(options or ()), persons=persons)
-    after = position.get("after") or {}
-    turn = _int(after.get("turn"), "The turn the position is at the end of", 1)
-    last = len(game.PHASES)
-    if after.get("phase", last) != last:
-        _fail(f"A game resumes at the end of a turn: after phase {last}, not {after.get('phase')!r}.")
+    problems = _Problems()
     state = position["state"]
+    after = position.get("after") or {}
+    turn = 1
+    with problems.part():
+        if not isinstance(after, dict):
+            problems.fail("turn", "The position must say the turn it is at the end of.")
+        turn = _int(problems, "turn", after.get("turn"), "The turn the position is at the end of", 1)
+    last = len(game.PHASES)
+    with problems.part():
+        if after.get("phase", last) != last:
+            problems.fail(
+                "turn", f"A game resumes at the end of a turn: after phase {last}, not {after.get('phase')!r}."
+            )
     if state.get("game_over"):
-        _fail("The game is over; check its scores instead.")
-    order = _names(state.get("player_order") or list(players), "The player order")
-    if sorted(order) != sorted(players):
-        _fail("The player order must name every player once.")
-    game.order = order
-    _players(game, state, list(players))
-    _corporations(game, state)
-    _place_companies(game, state, _names(position.get("out_of_game") or [], "The companies out of the game"))
-    _deck(game, position.get("deck"), state)
+        raise RuleError("The game is over; check its scores instead.", RULE)
+    with problems.part():
+        order = _names(problems, "player_order", state.get("player_order") or list(players), "The player order")
+        if sorted(order) != sorted(players):
+            problems.fail("player_order", "The player order must name every player once.")
+        game.order = order
+    with problems.part():
+        _players(game, state, list(players), problems)
+    with problems.part():
+        _corporations(game, state, problems)
+    _place_companies(game, position, problems)
+    deck_read, full = False, dict(game.deck_left)  # the set-up's deck: every colour complete
+    with problems.part():
+        deck_read = _deck(game, position.get("deck"), state, problems)
     game.end_flipped = bool(state.get("end_card_flipped"))
+    _reachable(game, problems, deck_read, full)
+    problems.raise_all()
     game.history_known = False  # deductions from the game's history (the highest card last) do not apply
     game.resumed_from = position
     game.pending_reveals = 0
@@ -225,37 +426,51 @@ def resume(ruleset, players, options, position: dict, persons=None, prepare=None
 
 
 def final_scores(ruleset, players, state: dict) -> dict:
-    """``{"scores", "ranking", "lines"}`` of an end position (money, companies, shares, share prices)."""
+    """``{"scores", "ranking", "lines", "ties"}`` of an end position (money, companies, shares, share
+    prices); ``ties`` are the tie-breaks in words (also at the end of ``lines``)."""
     game = ruleset.create(list(players), [])
-    order = _names(state.get("player_order") or list(players), "The final player order")
-    if sorted(order) != sorted(players):
-        _fail("The final player order must name every player once.")
+    problems = _Problems()
+    order = list(players)
+    with problems.part():
+        order = _names(problems, "player_order", state.get("player_order") or list(players), "The final player order")
+        if sorted(order) != sorted(players):
+            problems.fail("player_order", "The final player order must name every player once.")
     game.order = order
-    _players(game, state, list(players))
-    prices = _check_prices(game, state, final=True)
+    with problems.part():
+        _players(game, state, list(players), problems)
+    prices = {}
+    with problems.part():
+        prices = _check_prices(game, state, problems)
     seen: dict[str, str] = {}
     for p in game.players.values():
         for abbr in p.companies:
-            if abbr not in game.cards.companies:
-                _fail(f"There is no company {abbr!r} in {ruleset.title}.")
-            if abbr in seen:
-                _fail(f"The {abbr} is in two places: {seen[abbr]} and {p.name}.")
-            seen[abbr] = p.name
+            with problems.part():
+                if abbr not in game.cards.companies:
+                    problems.fail(f"players.{p.name}.companies", f"There is no company {abbr!r} in {ruleset.title}.")
+                if abbr in seen:
+                    problems.fail(
+                        f"players.{p.name}.companies", f"The {abbr} is in two places: {seen[abbr]} and {p.name}."
+                    )
+                seen[abbr] = p.name
     for name, price in prices.items():
-        charter = game.charters[name]
-        held = sum(p.shares.get(name, 0) for p in game.players.values())
-        if held > charter.shares:
-            _fail(f"The players hold {held} {name} shares; it has only {charter.shares}.")
-        corp = Corporation(name, price, charter.shares)
-        game.corps[name] = corp
+        with problems.part():
+            charter = game.charters[name]
+            held = sum(p.shares.get(name, 0) for p in game.players.values())
+            if held > charter.shares:
+                problems.fail(
+                    f"corporations.{name}.share_price",
+                    f"The players hold {held} {name} shares; it has only {charter.shares}.",
+                )
+            game.corps[name] = Corporation(name, price, charter.shares)
+    problems.raise_all()
     scores = game.scores()
     ranking = game.ranking(scores)
     lines = []
     for place, name in enumerate(ranking, 1):
         why = explain.score(game, name)
         lines.append(f"{place}. {name} {scores[name]}: " + " ".join(why["lines"]))
-    lines += tie_breaks(scores, ranking, order)
-    return {"scores": scores, "ranking": ranking, "lines": lines}
+    ties = tie_breaks(scores, ranking, order)
+    return {"scores": scores, "ranking": ranking, "lines": lines + ties, "ties": ties}
 
 
 def tie_breaks(scores: dict[str, int], ranking: list[str], order: list[str]) -> list[str]:
