@@ -54,6 +54,56 @@ class ResumeForm:
     def prices_row(self) -> list[int]:
         return [p for p in self.ruleset.cards.prices if p]
 
+    def in_play(self) -> list[str]:
+        """The corporations given a share price (the others are not in play: no share fields)."""
+        return [corp for corp in self.ruleset.corporations if self.value(f"price-{corp}")]
+
+    def field_of(self, path: str) -> str | None:
+        """The form field a problem of the position is about (``rules.core.position``'s fields:
+        "players.Amy.cash", "corporations.Doppler AG.issued", "deck.green", ...); None: the form
+        as a whole."""
+        head, _, rest = path.partition(".")
+        if head == "players":
+            for i, name in enumerate(self.players):
+                if rest == name or rest.startswith(name + "."):
+                    what = rest[len(name) + 1 :]
+                    if what.startswith("shares."):
+                        return f"sh-{i}-{what[len('shares.') :]}"
+                    return {"companies": f"co-{i}"}.get(what, f"cash-{i}")
+            return None
+        if head == "corporations":
+            for corp in self.ruleset.corporations:
+                if rest.startswith(corp + "."):
+                    what = rest[len(corp) + 1 :]
+                    return {
+                        "share_price": "price-",
+                        "cash": "treasury-",
+                        "issued": "bank-",
+                        "bank_shares": "bank-",
+                        "president": "pres-",
+                        "companies": "co-corp-",
+                    }.get(what, "price-") + corp
+            return None
+        if head == "foreign_investor":
+            return "co-fi" if rest == "companies" else "fi-cash"
+        if head == "offering":
+            return f"co-{UNAVAILABLE}" if rest == "unavailable" else f"co-{OFFER}"
+        if head == "deck":
+            return f"deck-{rest}" if rest in self.colors else f"deck-{self.colors[0]}"
+        return {"turn": "turn", "out_of_game": f"co-{OUT}", "end_card_flipped": "end_flipped"}.get(head)
+
+    def problems_by_field(self, problems) -> tuple[dict[str, list[str]], list[str]]:
+        """The position's problems next to their fields, and those about the form as a whole."""
+        by_field: dict[str, list[str]] = {}
+        general = []
+        for path, message in problems or ():
+            name = self.field_of(path)
+            if name is None:
+                general.append(message)
+            else:
+                by_field.setdefault(name, []).append(message)
+        return by_field, general
+
     # -- the position -------------------------------------------------------------------------
     def position(self) -> dict:
         players = {}

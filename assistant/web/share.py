@@ -6,6 +6,7 @@ bundled DejaVu Sans (assistant/web/fonts/, its licence beside it): no system fon
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,6 +18,7 @@ FONT_FILES = [str(FONTS / "DejaVuSans.ttf"), str(FONTS / "DejaVuSans-Bold.ttf")]
 WIDTH = 1200
 ROW, ROW_DETAIL = 76, 100  # a row's height without and with its line of detail
 CHART_WIDTH = WIDTH - 96
+NOTE_ROW, NOTE_CHARS = 34, 80  # a line of the notes under the ranking (24 px)
 # the charts' line colours on white (helpers.css, light): 3:1 against the background
 PALETTE = ["#1f5fbf", "#b3261e", "#2e7d32", "#8e24aa", "#a35200", "#00796b", "#5d4037", "#3949ab"]
 
@@ -30,6 +32,7 @@ class Result:
     rows: list[dict]
     lines: list[str] = field(default_factory=list)
     chart: dict | None = None  # charts.line_chart of the wealth (a game played with the app)
+    notes: list[str] = field(default_factory=list)  # shown under the ranking on the image too (tie-breaks)
 
     @property
     def text(self) -> str:
@@ -39,15 +42,24 @@ class Result:
             f"{r['rank']}. {r['name']}: {r['total']}" + (f" ({r['detail']})" if r.get("detail") else "")
             for r in self.rows
         ]
-        if self.lines:
-            out += ["", *self.lines]
+        if self.notes:
+            out += ["", *self.notes]
+        extra = [line for line in self.lines if line not in self.notes]
+        if extra:
+            out += ["", *extra]
         return "\n".join(out) + "\n"
+
+    @property
+    def note_lines(self) -> list[str]:
+        """The notes wrapped to the image's width (DejaVu Sans at 24 px: about 80 characters)."""
+        return [part for note in self.notes for part in textwrap.wrap(note, NOTE_CHARS)]
 
     def layout(self) -> dict:
         """Sizes of the drawing: the rows, then the chart and its legend."""
         row = ROW_DETAIL if any(r.get("detail") for r in self.rows) else ROW
         top = 160
-        chart_top = top + len(self.rows) * row + 40
+        notes_top = top + len(self.rows) * row
+        chart_top = notes_top + len(self.note_lines) * NOTE_ROW + 40
         chart_h = round(CHART_WIDTH * self.chart["height"] / self.chart["width"]) if self.chart else 0
         legend_rows = (len(self.chart["series"]) + 1) // 2 if self.chart else 0
         legend_top = chart_top + 50 + chart_h + 20
@@ -57,6 +69,8 @@ class Result:
             "height": height,
             "row": row,
             "top": top,
+            "notes_top": notes_top,
+            "note_row": NOTE_ROW,
             "chart_top": chart_top,
             "chart_h": chart_h,
             "legend_top": legend_top,
@@ -100,4 +114,10 @@ def of_game(v) -> Result:
 def of_score_check(ruleset, result: dict) -> Result:
     """A score check's result (a game played on paper): the ranking, no chart."""
     rows = [{"rank": r["place"], "name": r["player"], "total": r["score"], "detail": None} for r in result["rows"]]
-    return Result(f"{ruleset.title}: final scores", "checked with the table assistant", rows, list(result["lines"]))
+    return Result(
+        f"{ruleset.title}: final scores",
+        "checked with the table assistant",
+        rows,
+        list(result["lines"]),
+        notes=list(result.get("ties") or ()),
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .board_positions import SIX, crowded, finished
+from .board_positions import SIX, crowded, ended_with_holdings, finished
 
 
 def _import(client, data) -> str:
@@ -40,6 +40,22 @@ def test_the_board_of_a_finished_game_shows_the_final_scoring_and_charts(client,
     assert "Final scoring" in page and 'class="line-chart"' in page
     for name in final["ranking"]:
         assert f"<td>{name}</td>" in page
+
+
+def test_the_finished_board_ranks_the_players_with_their_scores(client):
+    """Final scores worked out by hand in tests/web/test_share.py: Amy 138 (cash 30, CDG 60, two
+    shares at 24), Crystal 60 (cash 15, HH 45), Brian 39 (cash 15, one share at 24)."""
+    gid = _import(client, ended_with_holdings())
+    page = client.get(f"/games/{gid}/board").text
+    rows = re.findall(
+        r"<tr[^>]*><td>(\d+)</td><td>([^<]+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td><strong>(\d+)</strong>",
+        page,
+    )
+    assert rows == [
+        ("1", "Amy", "30", "60", "48", "138"),
+        ("2", "Crystal", "15", "45", "0", "60"),
+        ("3", "Brian", "15", "0", "24", "39"),
+    ]
 
 
 def test_the_more_view_links_the_board_with_a_qr_code(client, table):

@@ -81,3 +81,49 @@ def test_a_position_that_cannot_be_is_refused_and_the_figures_stay(client, store
     assert resp.status_code == 422 and f"The {abbr} is in two places" in resp.text and name in resp.text
     assert f'name="co-0" value="{abbr}" checked' in resp.text
     assert not store.tables.game_ids()
+
+
+def test_every_problem_of_a_refused_position_is_shown_next_to_its_field(client, store):
+    """Issue 25: all problems at once, each beside the field it is about (not one per submit)."""
+    from tests.rules.test_position_refusals import stars_position
+
+    pos = stars_position()
+    pos["state"]["offering"]["unavailable"] = ["HE"]  # drawn cards are available at a turn's end
+    pos["state"]["offering"]["available"] = ["WT", "BY"]
+    pos["state"]["corporations"]["Doppler AG"]["share_price"] = 75  # the game would have ended
+    pos["state"]["end_card_flipped"] = True  # the deck still has cards
+    resp = client.post(
+        "/resume/table", data=MultiDict([*form_of("rolling-stock-stars", pos), ("csrf_token", _csrf(client))])
+    )
+    assert resp.status_code == 422
+    page = resp.text
+    assert "This position cannot be, for 3 reasons, each shown at its field" in page
+    # each message comes right after its own field, which points at it for screen readers
+    for field, words in (
+        ("co-unavailable", "HE cannot be unavailable at the end of a turn"),
+        ("price-Doppler AG", "Doppler AG is at 75, the top of the share price row"),
+        ("end_flipped", "The end card is flipped only once the deck and the offering are empty"),
+    ):
+        problem_id = f"pb-{field.replace(' ', '_')}-1"
+        span = re.search(rf'<span class="refusal field-problem" id="{problem_id}">([^<]*)</span>', page)
+        assert span and words in span.group(1), field
+        if field == "co-unavailable":  # a group of boxes: the problem heads the group, under its title
+            assert page.index("<summary>Offering: unavailable") < span.start() < page.index(f'name="{field}"')
+        else:
+            assert page.index(f'name="{field}"') < span.start()
+            assert re.search(rf'name="{re.escape(field)}"[^>]*aria-describedby="{problem_id} "', page), field
+    assert not store.tables.game_ids()
+
+
+def test_share_fields_are_shown_only_for_corporations_in_play(client):
+    base = [("game", "rolling-stock-stars"), ("name", "Amy"), ("name", "Brian")]
+    page = client.get("/resume/table", query_string=MultiDict(base)).text
+    assert 'name="sh-0-Doppler AG"' not in page and "choose the share price of each corporation in play" in page
+    # a share price chosen: the form comes back with that corporation's share fields only
+    resp = client.post(
+        "/resume/table",
+        data=MultiDict([*base, ("price-Doppler AG", "16"), ("refresh", "1"), ("csrf_token", _csrf(client))]),
+    )
+    assert resp.status_code == 200
+    assert 'name="sh-0-Doppler AG"' in resp.text and 'name="sh-1-Doppler AG"' in resp.text
+    assert 'name="sh-0-Stars, Inc."' not in resp.text

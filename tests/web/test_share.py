@@ -10,7 +10,7 @@ import resvg_py
 
 from assistant.web import share
 
-from .board_positions import finished
+from .board_positions import ended_with_holdings, finished
 from .pngread import dark_pixels, read
 from .test_score_check import FIELDS, _url
 
@@ -78,3 +78,37 @@ def test_a_score_check_shares_its_result_without_the_chart(client):
     text = client.get(png_link.replace("check.png", "check.txt")).text
     assert text.startswith("Rolling Stock Stars: final scores\n") and "1. Dirk: 210" in text
     assert client.get("/scores/check.png?game=rolling-stock-stars&name=A&name=B").status_code == 422
+
+
+def test_a_score_check_with_a_tie_says_the_tie_break_on_its_image_too(client):
+    """Crystal and Amy both end with 50; Crystal is earlier in the final player order and ranks
+    higher.  The image has a line of text under the two rows that a tie-less check lacks."""
+    tied = _url(names=("Crystal", "Amy"), cash_0="50", cash_1="50")
+    plain = _url(names=("Crystal", "Amy"), cash_0="50", cash_1="40")
+    text = client.get(tied.replace("/scores/check?", "/scores/check.txt?")).text
+    assert "Crystal and Amy tie at 50: Crystal ranks higher, being earlier in the final player order" in text
+    width, height, rows = read(client.get(tied.replace("/scores/check?", "/scores/check.png?")).data)
+    _, plain_height, _ = read(client.get(plain.replace("/scores/check?", "/scores/check.png?")).data)
+    notes_top = 160 + 2 * share.ROW
+    assert plain_height == notes_top + 40  # two rows, nothing under them
+    assert height == plain_height + 2 * share.NOTE_ROW  # the tie-break: two lines of 24 px text
+    assert dark_pixels(rows, notes_top, notes_top + 2 * share.NOTE_ROW + 10) > 1000, "the tie-break is not drawn"
+
+
+def test_each_players_make_up_is_their_money_companies_and_shares(client, store):
+    """A game resumed after turn 9 with the deck and the offering empty and the end card flipped
+    ends at phase 7 of turn 10.  Amy holds the CDG (face value 60) and 2 Doppler AG shares,
+    Crystal the HH (45), Brian 1 share.  Doppler AG earns 7 × 2 (its ability) less the green
+    cost of 10 on the end card's back: 14 in its treasury, 1 star, plus 4 for the green E: 5 stars
+    against the 12 its card requires for 4 shares at 30 (4 × 30 / 10), so with no dividend its
+    price falls two steps down the row: 30 → 27 → 24."""
+    transcript = ended_with_holdings()
+    resp = client.post("/games/import", json=transcript)
+    assert resp.status_code == 303, resp.get_data(as_text=True)
+    gid = resp.get_json()["id"]
+    lines = client.get(f"/games/{gid}/result.txt").text.splitlines()
+    # phase 5 income: the CDG and the HH each pay 10 (blue costs nothing to own, even on the end
+    # card's back): Amy 20 + 10 = 30, Crystal 5 + 10 = 15, Brian 15
+    assert "1. Amy: 138 (cash 30 · companies 60 · shares 48)" in lines  # 30 + 60 + 2 × 24
+    assert "2. Crystal: 60 (cash 15 · companies 45 · shares 0)" in lines
+    assert "3. Brian: 39 (cash 15 · companies 0 · shares 24)" in lines

@@ -44,16 +44,38 @@ def table():
         form = ResumeForm.read(request.values)
     except FormError as err:
         return _start(str(err), 422)
-    if request.method == "GET":
-        return render_template("resume/table.html", form=form, ruleset=form.ruleset, holders=HOLDERS)
+    if request.method == "GET" or request.values.get("refresh"):
+        # the form again, e.g. with share fields for the corporations now in play; nothing checked
+        return _table(form)
     limits.check_new_game(get_store())
+    problems = None
     try:
         gid = get_store().import_transcript(form.transcript())
     except (FormError, RuleError) as err:
         error = getattr(err, "message", None) or str(err)
+        problems = getattr(err, "problems", None)
     except ImportRefused as err:
         error = err.reason
+        problems = getattr(err.__cause__, "problems", None)
     else:
         mark_host(gid)
         return redirect(url_for("table.page", gid=gid), code=303)
-    return render_template("resume/table.html", form=form, ruleset=form.ruleset, holders=HOLDERS, error=error), 422
+    return _table(form, error, problems), 422
+
+
+def _table(form: ResumeForm, error: str | None = None, problems=None):
+    """The table form; a refused position's problems each next to its field (all at once)."""
+    by_field, general = form.problems_by_field(problems)
+    if problems and not general and not by_field:
+        general = [error]
+    elif not problems and error:
+        general = [error]
+    return render_template(
+        "resume/table.html",
+        form=form,
+        ruleset=form.ruleset,
+        holders=HOLDERS,
+        problems=by_field,
+        general=general,
+        count=len(problems or ()) or (1 if error else 0),
+    )
