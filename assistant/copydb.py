@@ -14,7 +14,7 @@ import sys
 
 from assistant.store import Store
 
-GAME_COLUMNS = ("id", "players", "options", "deck", "created", "persons", "game", "position")
+GAME_COLUMNS = ("id", "players", "options", "deck", "created", "persons", "game", "position", "edition")
 
 
 def copy(source: Store, target: Store, out=sys.stdout) -> tuple[int, int, list[str]]:

@@ -106,13 +106,18 @@ class GameInfo:
     persons: list | None  # two-handed variant: the persons [A, B] behind the 4 seats
     ruleset: str  # the key of the game's ruleset (registry.RULESETS)
     position: dict | None = None  # a game resumed from the table as it lay (its first entry), else None
+    edition: int = Game.EDITION  # the arbitration it is played under (migration games_keep_their_rules_edition)
 
     def start(self) -> Game:
         """The engine game before the first event: the set-up, or the position it resumed from."""
         ruleset = registry.get(self.ruleset)
         if self.position is not None:
-            return position.resume(ruleset, self.players, self.options, self.position, persons=self.persons)
-        return ruleset.create(self.players, self.options, deck=self.deck, persons=self.persons)
+            return position.resume(
+                ruleset, self.players, self.options, self.position, persons=self.persons, edition=self.edition
+            )
+        game = ruleset.create(self.players, self.options, deck=self.deck, persons=self.persons)
+        game.edition = self.edition
+        return game
 
 
 class Row(NamedTuple):
@@ -236,6 +241,7 @@ class Store:
             "deck": None if deck is None else json.dumps(list(deck)),
             "persons": None if not persons else json.dumps(list(persons)),
             "created": _now(),
+            "edition": Game.EDITION,
         }
 
     @staticmethod
@@ -279,6 +285,7 @@ class Store:
             persons=_stored_json(r["persons"]) if r.get("persons") else None,
             ruleset=r["game"],
             position=_stored_json(r["position"]) if r.get("position") else None,
+            edition=r.get("edition") or 1,  # stored before editions: the first
         )
         with self._cache_lock:
             self._info[gid] = info

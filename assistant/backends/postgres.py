@@ -69,6 +69,13 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
                 created text NOT NULL, PRIMARY KEY (game_id, version, seq))""",
         ),
     ),
+    (
+        "games_keep_their_rules_edition",
+        (
+            "ALTER TABLE games ADD COLUMN IF NOT EXISTS edition integer",
+            "UPDATE games SET edition = 1 WHERE edition IS NULL",
+        ),
+    ),
 )
 
 

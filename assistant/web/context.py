@@ -107,10 +107,29 @@ class TableView(SeatsView, BoardView, AcquisitionView):
         if self.short:
             who = " and ".join(f"{name} (money {cash}, income {income})" for name, cash, income in self.short)
             return f"{who} must close companies first; then “phase done”"
+        if (self.next or {}).get("for") == "intervention":
+            return self.intervention_text
         waiting = self.waiting_for
         if waiting:
             return f"{labels.next_text(self.next)}: waiting for {waiting}"
         return labels.next_text(self.next)
+
+    @cached_property
+    def intervention_text(self) -> str:
+        """Whom an announced purchase waits for, in the order they answer, short enough for two
+        lines of the turn bar: "WT announced: Brian (Overseas Trading) answers first, then Crystal, Amy"."""
+        company = (self.next or {}).get("company")
+        waiting = self.game.undecided()
+        if not waiting:
+            return f"{company} announced: nobody else may intervene"
+        first, rest = waiting[0], waiting[1:]
+        me = first.president in self.my_seats
+        text = f"{company} announced: {'you' if me else first.president} ({first.name}) answer{'' if me else 's'} first"
+        if rest:
+            names = ["you" if c.president in self.my_seats else c.president for c in rest]
+            shown = ", ".join(names[:2]) + (f" and {len(names) - 2} more" if len(names) > 2 else "")
+            text += f", then {shown}"
+        return text
 
     @cached_property
     def waiting_for(self) -> str:

@@ -221,6 +221,13 @@ def _no_intervention(item, snap, rs):
     company, announcer, corp = item["company"], item.get("announced_by"), item.get("corporation")
     if corp:  # this corporation lets it go
         title = _intervention_question(corp, company, item.get("price"), announcer)
+        ahead = item.get("after") or []
+        if ahead:  # others answer first: it may only let it go now
+            names = " and ".join([", ".join(ahead[:-1]), ahead[-1]]) if len(ahead) > 1 else ahead[0]
+            title = (
+                f"{corp} may intervene in {announcer}'s purchase of {company} after {names} "
+                f"{'let' if len(ahead) > 1 else 'lets'} it go. Let it go now?"
+            )
         return [
             (
                 title,

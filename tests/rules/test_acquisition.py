@@ -63,6 +63,7 @@ def test_receiver_announces_the_most_expensive_company_and_a_higher_corporation_
             "corporation": DOPPLER,
             "president": "Amy",
             "price": 14,
+            "after": [],  # a receiver's purchase: any willing intervener may take it (the transcript form)
         },
         {"type": "no_intervention", "company": "WT", "announced_by": PRUSSIAN},
     ]

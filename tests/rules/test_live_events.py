@@ -14,6 +14,7 @@ Each is written in a transcript as the table's own events (``Game.transcript_eve
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -183,9 +184,9 @@ def test_closing_waits_for_the_owners_who_could_close():
 
 
 # ---------------------------------------------------------------------- all three rulesets, from play
-def find_announcement(key: str, seed: int):
+def find_announcement(key: str, seed: int, least: int = 1):
     """A game of ``key`` played at random until some corporation could announce a purchase that
-    another may intervene in."""
+    at least ``least`` others may intervene in."""
     rng = random.Random(seed)
     rs = registry.get(key)
     weights = {"buy_share": 4, "ipo": 3, "pass": 1, "bid": 0.6, "done": 0.2, "close": 0.05, "player_done": 0}
@@ -193,7 +194,7 @@ def find_announcement(key: str, seed: int):
         g = rs.create(["P1", "P2", "P3", "P4"], [])
         while not g.game_over and len(g.events) < 600:
             menu = g.legal_actions()
-            hot = [m for m in menu if m["type"] == "announce" and m["may_intervene"]]
+            hot = [m for m in menu if m["type"] == "announce" and len(m["may_intervene"]) >= least]
             if hot:
                 return g, hot[0]
             quiet = [m for m in menu if m["type"] != "announce"] or menu
@@ -228,3 +229,23 @@ def test_announce_intervene_and_decline_in_every_ruleset(key):
     for played in (a, b):
         again = rs.replay(list(base.players), [], played.transcript_events())
         assert again.snapshot() == played.snapshot()
+
+
+@pytest.mark.parametrize("key", list(registry.RULESETS))
+def test_the_second_intervener_waits_for_the_first_in_every_ruleset(key):
+    """Stars and v2.2: "again the one with higher share price has priority" (Overseas Trading /
+    Orion first); classic (Players' Guide): the corporation with the highest share price has
+    priority.  The second in priority is refused until the first lets the company go."""
+    g, item = find_announcement(key, 17, least=2)
+    announcer, company = item["corporation"], item["company"]
+    first, second = item["may_intervene"][:2]
+    ranked = sorted(item["may_intervene"], key=lambda c: (g.ability(c) != "foreign_investor_first", -g.corps[c].price))
+    assert ranked == item["may_intervene"]  # the order, from the share prices on the table
+    g.apply({"type": "announce", "corporation": announcer, "company": company})
+    jump = {"type": "acquire", "corporation": second, "company": company, "price": g.fi_price(second, company),
+            "announced_by": announcer}  # fmt: skip
+    with pytest.raises(RuleError, match=f"^{re.escape(first)} answers first"):
+        g.apply(jump)
+    g.apply({"type": "no_intervention", "company": company, "corporation": first})
+    g.apply(jump)
+    assert g.owner[company].name == second

@@ -99,7 +99,11 @@ def test_a_president_announces_and_the_intervener_is_asked(client, table, store)
     first = interveners[0]
     bar = mine.get(f"/games/{gid}/c/banner").text
     whom = "you" if first.president == president else first.president  # this phone's own seat is "you"
-    assert f"waiting for {whom} ({first.name})" in html.unescape(bar)
+    verb = "answer" if whom == "you" else "answers"
+    assert f"{company} announced: {whom} ({first.name}) {verb} first" in html.unescape(bar)
+    if len(interveners) > 1:  # and who answers after, in order
+        second = "you" if interveners[1].president == president else interveners[1].president
+        assert f"first, then {second}" in html.unescape(bar)
     # the intervener's president is asked, with Intervene and Let it go
     theirs = _phone(client, table, gid, first.president)
     panel = html.unescape(_panel(theirs, gid))
@@ -157,7 +161,7 @@ def test_receivers_purchase_asks_whether_anyone_intervenes(client, table, store)
     gid, menu = _reach(client, lambda m: any(i["type"] == "no_intervention" for i in m))
     assert table.state(gid)["next"]["for"] == "intervention"
     banner = html.unescape(client.get(f"/games/{gid}/c/banner").text)
-    assert "Does a corporation intervene?" in banner and "waiting for" in banner
+    assert " announced: " in banner and " first" in banner
     panel = html.unescape(_panel(client, gid))
     for item in menu:
         if item["type"] == "acquire":
@@ -180,7 +184,7 @@ def test_a_purchase_nobody_may_intervene_in_goes_through_at_once(client, table, 
     _post(client, table, gid, form)
     state = table.state(gid)
     assert item["company"] in state["corporations"][item["corporation"]]["companies"]
-    assert state["next"]["for"] == "acquisition"
+    assert state["next"].get("for") != "intervention"  # nothing waits (the phase may then end by itself)
 
 
 @pytest.mark.parametrize("key", list(registry.RULESETS))
@@ -223,3 +227,46 @@ def test_the_json_door_announces_intervenes_and_declines(client, table, store, k
     again = client.post("/games/import", json=exported)
     assert again.status_code == 303
     assert table.state(again.get_json()["id"])["corporations"] == table.state(gid)["corporations"]
+
+
+def test_the_phones_ask_the_interveners_in_priority_order(client, table, store):
+    """Issue 25: Junkyard Scrappers (13, Brian) announces the WT; Overseas Trading (10, Brian, first
+    by its ability), Doppler AG (16, Crystal), Vintage Machinery (14, Amy) may intervene, in that
+    order.  Amy's phone may only let it go until Brian and Crystal have; the turn bar names them
+    in order; the JSON door refuses her intervention with the rule's words and stores nothing."""
+    from .test_games_stored_before import POSITION
+
+    pos = {
+        **POSITION,
+        "state": {**POSITION["state"], "offering": {"available": ["HE", "OL", "DSB"], "unavailable": []}},
+    }
+    events = [{"type": "pass", "player": p} for p in PLAYERS]
+    transcript = {"format": "rss-table-transcript", "version": 1, "game": "rolling-stock-stars", "players": PLAYERS,
+                  "options": [], "position": pos, "events": events}  # fmt: skip
+    resp = client.post("/games/import", json=transcript)
+    assert resp.status_code == 303, resp.text
+    gid = resp.get_json()["id"]
+    amy, brian = _phone(client, table, gid, "Amy"), _phone(client, table, gid, "Brian")
+    seq = table.state(gid)["seq"]
+    announce = {"type": "announce", "corporation": "Junkyard Scrappers", "company": "WT"}
+    assert client.post(f"/games/{gid}/events", json={"seq": seq, "event": announce}).get_json() == {"seq": seq + 1}
+    bar = html.unescape(amy.get(f"/games/{gid}/c/banner").text)
+    assert "WT announced: Brian (Overseas Trading) answers first, then Crystal, you" in bar
+    panel = html.unescape(_panel(amy, gid))
+    assert (
+        "Vintage Machinery may intervene in Junkyard Scrappers's purchase of WT after Overseas Trading and "
+        "Doppler AG let it go. Let it go now?"
+    ) in panel or "Vintage Machinery may intervene in Junkyard Scrappers’ purchase of WT after" in panel
+    mine = [f for f in forms(panel) if f.fields.get("e.corporation") == "Vintage Machinery"]
+    assert [f.buttons[0][2] for f in mine] == ["Let it go"]  # no Intervene button yet
+    # Brian's phone is asked first, with both buttons
+    asked = [f for f in forms(html.unescape(_panel(brian, gid))) if f.fields.get("e.corporation") == "Overseas Trading"]
+    assert sorted(f.buttons[0][2][-9:] for f in asked) == ["Intervene", "Let it go"]
+    # the JSON door refuses Amy's intervention out of turn, and stores nothing
+    seq = table.state(gid)["seq"]
+    event = {"type": "acquire", "corporation": "Vintage Machinery", "company": "WT", "price": 14,
+             "announced_by": "Junkyard Scrappers"}  # fmt: skip
+    resp = client.post(f"/games/{gid}/events", json={"seq": seq, "event": event})
+    assert resp.status_code == 422
+    assert "Overseas Trading and Doppler AG answer first" in resp.get_json()["error"]
+    assert table.state(gid)["seq"] == seq

@@ -50,7 +50,8 @@ def _check_panel_shows_the_menu(menu, panel):
             assert f'min="{m["min"]}" max="{m["max"]}" value="{m["min"]}"' in panel
         elif m["type"] == "acquire":
             if m.get("announced_by"):
-                assert f"{m['corporation']} intervenes: buys {m['company']} for {m['min']}" in panel
+                question = f"Intervene: {m['corporation']} buys {m['company']} for {m['min']} instead of"
+                assert question in html.unescape(panel)
             else:
                 assert f"buys {m['company']} from {m['seller']} for {m['min']}" in panel
         elif m["type"] == "ipo":

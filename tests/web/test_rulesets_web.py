@@ -176,15 +176,19 @@ def test_a_v22_game_is_played_through_the_forms_with_v22_names(client, table, st
     resp = _create(client, table, "rolling-stock-v2.2", data["players"])
     gid = resp.headers["Location"].rsplit("/", 1)[1]
     corporations_seen = set()
+    seq = 0
     for i, event in enumerate(data["events"]):
-        resp = table.act(gid, event, seq=i)
+        resp = table.act(gid, event, seq=seq)
         assert resp.status_code == 303, (i, event, resp.text[:500])
+        # one row per entry; the ``done`` of a phase that ended by itself (nobody could act) writes none
+        seq = table.state(gid)["seq"]
         if event["type"] in ("ipo", "dividend", "acquire") or i % 25 == 0:
             page = client.get(f"/games/{gid}").text
             assert not [n for n in STARS_NAMES if n in page], (i, event)
             corporations_seen |= {n for n in V22_NAMES if n in page}
     snap = table.state(gid)
-    assert snap["seq"] == len(data["events"])
+    # every entry is in the log, and the phases that ended by themselves write their ``done``s back
+    assert client.get(f"/games/{gid}/export").get_json()["events"] == data["events"]
     assert snap["corporations"] and set(snap["corporations"]) <= set(V22_NAMES)
     assert corporations_seen
     # a refusal names the v2.2 corporation

@@ -48,6 +48,10 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
     EVENT_TYPES: tuple[str, ...] = ()  # the table events (core/events.py) this game plays
     MIN_PLAYERS, MAX_PLAYERS = 2, 6
     RECEIVERSHIP = True  # whether the bank may hold every issued share of a corporation (classic: never)
+    # The edition of the arbitration a game was stored under.  1: before interventions were asked
+    # in priority order, idle any-order phases ended by themselves and impossible positions were
+    # refused; a game stored then replays and plays on as it was entered (``edition = 1``).
+    EDITION = 2
 
     def __init__(self, players, options=(), deck=None, persons=None, *, ruleset):
         if ruleset is None or getattr(ruleset, "key", None) is None:
@@ -110,6 +114,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         # whether such phases end by themselves (live play); a transcript's replay keeps them
         # open until their ``done``, as FORMAT.md's checkpoints show them (assistant/replay.py)
         self.ends_idle_phases = True
+        self.edition = self.EDITION
         self.receivers: list[str] = []
         self.queue: list[str] = []
         # records
@@ -201,14 +206,20 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
 
     def fresh(self) -> Game:
         """A new game as this one started: its set-up, or the position it resumed from."""
-        ends_idle_phases = self.ends_idle_phases
+        ends_idle_phases, edition = self.ends_idle_phases, self.edition
 
         def prepare(game):
             game.ends_idle_phases = ends_idle_phases
 
         if self.resumed_from is not None:
             return position.resume(
-                self.ruleset, list(self.players), self.options, self.resumed_from, self.persons, prepare=prepare
+                self.ruleset,
+                list(self.players),
+                self.options,
+                self.resumed_from,
+                self.persons,
+                prepare=prepare,
+                edition=edition,
             )
         game = self.ruleset.create(
             list(self.players),
@@ -217,6 +228,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             persons=self.persons,
         )
         prepare(game)
+        game.edition = edition
         return game
 
     def clone(self) -> Game:

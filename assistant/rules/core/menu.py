@@ -61,6 +61,7 @@ class MenuMixin:
         if self.intervention is not None:
             announcer, abbr = self.intervention
             out = self._interventions(self.corps[announcer], abbr)
+            waiting = self.undecided()
             # each corporation that may intervene may let it go (the next in priority first,
             # those after it may say so early); then anyone may say nobody does
             out += [
@@ -71,8 +72,10 @@ class MenuMixin:
                     "corporation": c.name,
                     "president": c.president,
                     "price": self.fi_price(c.name, abbr),  # what it would pay, were it to intervene
+                    # announced: those who answer before it (it may let it go now, intervene only after them)
+                    "after": [a.name for a in waiting[:k]] if self.in_turn and self.edition >= 2 else [],
                 }
-                for c in self.undecided()
+                for k, c in enumerate(waiting)
             ]
             out.append({"type": "no_intervention", "company": abbr, "announced_by": announcer})
             return out
@@ -142,7 +145,7 @@ class MenuMixin:
             }
             for c in self.interveners(announcer, abbr)
             if c.name not in self.declined
-        ][: 1 if self.in_turn else None]  # announced: in priority order, only the first undecided may take it
+        ][: 1 if self.in_turn and self.edition >= 2 else None]  # announced: in priority order, the first
 
     # closing ---------------------------------------------------------------
     def _menu_closing(self) -> list[dict]:

@@ -367,18 +367,21 @@ def _reachable(game, problems: _Problems, deck_read: bool, full: dict[str, int])
             )
 
 
-def resume(ruleset, players, options, position: dict, persons=None, prepare=None):
+def resume(ruleset, players, options, position: dict, persons=None, prepare=None, edition=None):
     """The game at the start of the turn after ``position["after"]["turn"]``, the table as it lies.
 
     ``prepare(game)``, if given, runs once the position is checked and before the next turn starts
     (the replay sets its phase-end hook there, so a phase that ends without a decision right
-    after the position is reported too)."""
+    after the position is reported too).  ``edition``: that of a stored game (``Game.EDITION``);
+    a game stored under edition 1 resumes from a position those checks would now refuse."""
     if "open_companies" in (options or ()):
         raise RuleError("A game with the open companies variant cannot be resumed from a position: its deck is "
                         "known card by card. Import its transcript instead.", RULE)  # fmt: skip
     if not isinstance(position, dict) or not isinstance(position.get("state"), dict):
         raise RuleError("A position needs the state of the table.", RULE)
     game = ruleset.create(list(players), list(options or ()), persons=persons)
+    if edition is not None:
+        game.edition = edition
     problems = _Problems()
     state = position["state"]
     after = position.get("after") or {}
@@ -409,7 +412,8 @@ def resume(ruleset, players, options, position: dict, persons=None, prepare=None
     with problems.part():
         deck_read = _deck(game, position.get("deck"), state, problems)
     game.end_flipped = bool(state.get("end_card_flipped"))
-    _reachable(game, problems, deck_read, full)
+    if game.edition >= 2:
+        _reachable(game, problems, deck_read, full)
     problems.raise_all()
     game.history_known = False  # deductions from the game's history (the highest card last) do not apply
     game.resumed_from = position

@@ -191,7 +191,7 @@ class TradingMixin:
             self._check_intervention(corp, abbr, announced, pending)
             if pending is not None and corp.name in self.declined:
                 raise RuleError(f"{corp.name} has already let the {abbr} go.")
-            if pending is not None and self.in_turn:
+            if pending is not None and self.in_turn and self.edition >= 2:
                 self._check_turn_to_intervene(corp)
         self._transfer(corp, abbr, price)
         self._not_done(corp.president)
@@ -396,7 +396,9 @@ class TradingMixin:
         accepted as a no-op (``Game.apply``).  Not in a transcript's replay (``ends_idle_phases``
         False): FORMAT.md keeps such a phase open until its ``done`` ("an open phase may offer no
         possible transaction; the table then just says done"), and checkpoints show it open."""
-        if not self.ends_idle_phases or not self.phase_open or self.intervention is not None or self.could_act():
+        if self.edition < 2 or not self.ends_idle_phases or not self.phase_open or self.intervention is not None:
+            return False
+        if self.could_act():
             return False
         self.phase_open = False
         self._written = [*self._written, {"type": "done", "phase": self.phase}]
