@@ -67,3 +67,31 @@ def test_replay_of_a_classic_transcript():
     proc = _replay(samples[0])
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.count("\n") > 10
+
+
+def test_phases_that_end_right_after_a_position_are_reported(tmp_path):
+    """Issue 25: after a position, phases that end without any decision are still checkpoints.
+    Turn 5 of the hand-laid position with nobody able to act in phase 1 (no money, no shares),
+    the foreign investor unable to buy (4 < the WT's 11) and Doppler AG in receivership: phases
+    1-3 end by themselves as the game resumes.  In phase 3 the receiver buys the foreign
+    investor's AKE at the maximum of its span (8): treasury 10 - 8 = 2, the investor 4 + 8 = 12."""
+    from .test_position_refusals import DOPPLER, PLAYERS, stars_position
+
+    pos = stars_position()
+    for p in pos["state"]["players"].values():
+        p["cash"], p["shares"] = 0, {}
+    corp = pos["state"]["corporations"][DOPPLER]
+    corp["president"], corp["bank_shares"] = None, 2
+    transcript = {"format": "rss-table-transcript", "version": 1, "game": "rolling-stock-stars", "players": PLAYERS,
+                  "options": [], "position": pos, "events": [
+                      {"type": "expect", "at": {"turn": 5, "phase": 1}},
+                      {"type": "expect", "at": {"turn": 5, "phase": 3}},
+                      {"type": "expect"}]}  # fmt: skip
+    (tmp_path / "t.json").write_text(json.dumps(transcript))
+    out = _replay(tmp_path / "t.json")
+    assert out.returncode == 0, out.stderr
+    end1, end3, now = (json.loads(line)["state"] for line in out.stdout.splitlines())
+    assert end1 is not None and (end1["turn"], end1["phase"]) == (5, 1)
+    assert end3["corporations"][DOPPLER]["companies"] == ["BSE", "AKE"]
+    assert end3["corporations"][DOPPLER]["cash"] == 2 and end3["foreign_investor"]["cash"] == 12
+    assert (now["phase"], now["next"]) == (4, {"for": "closing"})  # Amy and Brian own companies

@@ -76,3 +76,46 @@ def test_ending_the_phase_for_the_table_is_logged_with_the_phone_that_did_it(cli
     assert table.state(gid)["phase"] != phase
     texts = [j["text"] for j in store.state(gid)[1].journal]
     assert any(t.endswith(f"done (ended by {name} for the table)") for t in texts)
+
+
+def test_a_phase_nobody_can_act_in_ends_by_itself_and_its_late_done_is_a_no_op(client, store):
+    """Issue 25: Doppler AG (Amy, 5 in its treasury) could pay the minimum of Vintage Machinery's
+    BSE (1), so phase 3 is open by FORMAT.md's test, yet nothing can be bought: the BSE is
+    Vintage Machinery's only company ("a corporation keeps at least one"), the foreign investor's
+    AKE costs 8, no player owns a company.  The phase ends by itself; the table's ``done`` for it
+    afterwards changes nothing and stores nothing; a ``done`` for another phase is refused."""
+    from tests.rules.test_position_refusals import PLAYERS, stars_position
+
+    pos = stars_position()
+    pos["state"]["players"] = {
+        "Amy": {"cash": 0, "companies": [], "shares": {"Doppler AG": 1}},
+        "Brian": {"cash": 0, "companies": [], "shares": {"Vintage Machinery": 1}},
+        "Crystal": {"cash": 0, "companies": [], "shares": {}},
+    }
+    pos["state"]["corporations"] = {
+        "Doppler AG": {"cash": 5, "share_price": 16, "companies": ["BY"], "president": "Amy", "issued": 2,
+                       "bank_shares": 1},
+        "Vintage Machinery": {"cash": 0, "share_price": 14, "companies": ["BSE"], "president": "Brian",
+                              "issued": 2, "bank_shares": 1},
+    }  # fmt: skip
+    pos["state"]["offering"]["available"] = ["WT", "HE", "BD"]
+    pos["out_of_game"] = ["KME", "BME"]
+    events = [{"type": "pass", "player": "Amy"}, {"type": "pass", "player": "Brian"}]
+    transcript = {"format": "rss-table-transcript", "version": 1, "game": "rolling-stock-stars", "players": PLAYERS,
+                  "options": [], "position": pos, "events": events}  # fmt: skip
+    resp = client.post("/games/import", json=transcript)
+    assert resp.status_code == 303, resp.get_data(as_text=True)
+    gid = resp.get_json()["id"]
+    state = client.get(f"/games/{gid}/state").get_json()
+    assert (state["turn"], state["phase"], state["seq"]) == (5, 6, 2)  # on to the dividends
+    assert "Nobody can act any more in this phase: Acquisitions done" in store.state(gid)[1].journal[-1]["auto"]
+    # the table's done for phase 3, as a transcript holds it: accepted, nothing written
+    resp = client.post(f"/games/{gid}/events", json={"seq": 2, "event": {"type": "done", "phase": 3}})
+    assert resp.status_code == 200 and resp.get_json() == {"seq": 2}
+    assert store.seq(gid) == 2
+    # the export writes the phase's done where it ended: the transcript replays to the same game
+    assert client.get(f"/games/{gid}/export").get_json()["events"] == [*events, {"type": "done", "phase": 3}]
+    # phase 4 did not open (no company to close): its done is refused as any late done
+    resp = client.post(f"/games/{gid}/events", json={"seq": 2, "event": {"type": "done", "phase": 4}})
+    assert resp.status_code == 422 and "It is phase 6, not phase 4" in resp.get_json()["error"]
+    assert store.seq(gid) == 2
