@@ -117,14 +117,14 @@ class TableView(SeatsView, BoardView, AcquisitionView):
     @cached_property
     def intervention_text(self) -> str:
         """Whom an announced purchase waits for, in the order they answer, short enough for two
-        lines of the turn bar: "WT announced: Brian (Overseas Trading) answers first, then Crystal, Amy"."""
+        lines of the turn bar at 360 px: "WT: Brian (Overseas Trading) answers first, then Crystal, Amy"."""
         company = (self.next or {}).get("company")
         waiting = self.game.undecided()
         if not waiting:
-            return f"{company} announced: nobody else may intervene"
+            return f"{company}: nobody else may intervene"
         first, rest = waiting[0], waiting[1:]
         me = first.president in self.my_seats
-        text = f"{company} announced: {'you' if me else first.president} ({first.name}) answer{'' if me else 's'} first"
+        text = f"{company}: {'you' if me else first.president} ({first.name}) answer{'' if me else 's'} first"
         if rest:
             names = ["you" if c.president in self.my_seats else c.president for c in rest]
             shown = ", ".join(names[:2]) + (f" and {len(names) - 2} more" if len(names) > 2 else "")

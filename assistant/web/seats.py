@@ -102,6 +102,8 @@ class SeatsView:
             return False
         if self.next.get("player"):
             return self.next["player"] in self.my_seats
+        if self.next.get("for") == "intervention":  # the interveners answer in priority order
+            return any(c.president in self.my_seats for c in self.game.asked_now())
         # in the any-order phases, a seat that said "I'm done" waits for the others
         return bool((self.my_seats - set(self.game.said_done)) & menu.actors(self.menu))
 

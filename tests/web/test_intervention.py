@@ -100,7 +100,7 @@ def test_a_president_announces_and_the_intervener_is_asked(client, table, store)
     bar = mine.get(f"/games/{gid}/c/banner").text
     whom = "you" if first.president == president else first.president  # this phone's own seat is "you"
     verb = "answer" if whom == "you" else "answers"
-    assert f"{company} announced: {whom} ({first.name}) {verb} first" in html.unescape(bar)
+    assert f"{company}: {whom} ({first.name}) {verb} first" in html.unescape(bar)
     if len(interveners) > 1:  # and who answers after, in order
         second = "you" if interveners[1].president == president else interveners[1].president
         assert f"first, then {second}" in html.unescape(bar)
@@ -161,7 +161,7 @@ def test_receivers_purchase_asks_whether_anyone_intervenes(client, table, store)
     gid, menu = _reach(client, lambda m: any(i["type"] == "no_intervention" for i in m))
     assert table.state(gid)["next"]["for"] == "intervention"
     banner = html.unescape(client.get(f"/games/{gid}/c/banner").text)
-    assert " announced: " in banner and " first" in banner
+    assert " first" in banner and ": " in banner
     panel = html.unescape(_panel(client, gid))
     for item in menu:
         if item["type"] == "acquire":
@@ -251,7 +251,7 @@ def test_the_phones_ask_the_interveners_in_priority_order(client, table, store):
     announce = {"type": "announce", "corporation": "Junkyard Scrappers", "company": "WT"}
     assert client.post(f"/games/{gid}/events", json={"seq": seq, "event": announce}).get_json() == {"seq": seq + 1}
     bar = html.unescape(amy.get(f"/games/{gid}/c/banner").text)
-    assert "WT announced: Brian (Overseas Trading) answers first, then Crystal, you" in bar
+    assert "WT: Brian (Overseas Trading) answers first, then Crystal, you" in bar
     panel = html.unescape(_panel(amy, gid))
     assert (
         "Vintage Machinery may intervene in Junkyard Scrappers's purchase of WT after Overseas Trading and "

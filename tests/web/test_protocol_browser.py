@@ -79,7 +79,9 @@ def test_an_announced_purchase_waits_for_the_president_who_may_intervene(live, b
     offer.get_by_role("button", name=re.compile("^.*Announce:")).click()
 
     # Dan's phone says whom it waits for; Brian's phone asks him, among his own decisions
-    expect(dan.locator("#c-banner .next")).to_contain_text(f"waiting for {intervener.president} ({intervener.name})")
+    expect(dan.locator("#c-banner .next")).to_contain_text(
+        f"{company}: {intervener.president} ({intervener.name}) answers first"
+    )
     price = game.fi_price(intervener.name, company)
     question = f"Intervene: {intervener.name} buys {company} for {price} instead of {announcer}?"
     group = brian.locator("#c-actions .group.mine", has_text=question)
@@ -138,3 +140,69 @@ def test_the_turn_bar_takes_a_phone_to_its_decisions_and_a_held_seat_asks_first(
     expect(held).to_contain_text("Amy's phone has this seat. Take it over?")
     held.get_by_role("button", name=re.compile("Amy")).click()
     expect(other.locator("#c-banner .when")).to_contain_text("you are Amy")
+
+
+def test_three_interveners_are_asked_in_priority_order_and_the_turn_bar_says_so_in_two_lines(live, browser):
+    """Issue 25: Junkyard Scrappers announces the WT; Overseas Trading (Brian), Doppler AG (Crystal)
+    and Vintage Machinery (Amy) answer in that order.  Every phone's turn bar names them in order
+    in at most two lines at 360 px; Amy's phone offers only "Let it go" until the two before her
+    have let it go, then Intervene too."""
+    from .test_accessibility import _problems, axe_sync
+    from .test_games_stored_before import POSITION
+
+    expect = __import__("playwright.sync_api", fromlist=["expect"]).expect
+    pos = {
+        **POSITION,
+        "state": {**POSITION["state"], "offering": {"available": ["HE", "OL", "DSB"], "unavailable": []}},
+    }
+    data = transcript.build(PLAYERS, [], None, [{"type": "pass", "player": p} for p in PLAYERS], "browser",
+                            position=pos)  # fmt: skip
+    req = urllib.request.Request(live + "/games/import", data=json.dumps(data).encode(),
+                                 headers={"Content-Type": "application/json"})  # fmt: skip
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        url = resp.url
+    phones = {seat: _phone(browser, url, seat) for seat in PLAYERS}
+    body = json.dumps({"seq": _state(url)["seq"], "event": {"type": "announce", "corporation": "Junkyard Scrappers",
+                                                           "company": "WT"}}).encode()  # fmt: skip
+    urllib.request.urlopen(
+        urllib.request.Request(url + "/events", data=body, headers={"Content-Type": "application/json"})
+    )
+    amy = phones["Amy"]
+    bar = amy.locator("#turn .next")
+    expect(bar).to_have_text("WT: Brian (Overseas Trading) answers first, then Crystal, you", timeout=8000)
+    # only Brian's phone says it is his turn: his answer is the one awaited
+    expect(phones["Brian"].locator("#turn")).to_have_attribute("data-mine", "1")
+    expect(amy.locator("#turn")).not_to_have_attribute("data-mine", "1")
+    for seat, page in phones.items():
+        expect(page.locator("#turn .next")).to_contain_text("answer", timeout=8000)
+        lines = page.evaluate(
+            "(() => { const e = document.querySelector('#turn .next'); const s = getComputedStyle(e);"
+            " return Math.round(e.getBoundingClientRect().height / parseFloat(s.lineHeight)); })()"
+        )
+        if lines > 2:
+            page.screenshot(path="/tmp/turnbar.png")
+        assert lines <= 2, (seat, lines)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    mine = amy.locator("#c-actions .group.mine", has_text="Vintage Machinery may intervene")
+    expect(mine).to_be_visible()
+    expect(mine.get_by_role("button", name="Let it go")).to_be_visible()
+    expect(mine.get_by_role("button", name=re.compile("Intervene$"))).to_have_count(0)
+    axe = axe_sync.Axe()
+    for scheme in ("light", "dark"):
+        amy.emulate_media(color_scheme=scheme)
+        assert _problems(amy, axe) == [], scheme
+    amy.screenshot(
+        path=str(__import__("tests.web.browser", fromlist=["ARTIFACTS"]).ARTIFACTS / "interveners-in-order-360.png")
+    )
+    # Brian, then Crystal let it go on their phones; then Amy may intervene
+    for seat, corp in (("Brian", "Overseas Trading"), ("Crystal", "Doppler AG")):
+        group = phones[seat].locator("#c-actions .group.mine", has_text=f"Intervene: {corp} buys WT")
+        expect(group).to_be_visible(timeout=8000)  # asked once those before have answered
+        group.get_by_role("button", name="Let it go").click()
+        expect(phones[seat].locator("#c-last")).to_contain_text(f"{corp} lets")
+    mine = amy.locator("#c-actions .group.mine", has_text="Intervene: Vintage Machinery buys WT for 14")
+    expect(mine).to_be_visible(timeout=8000)
+    mine.get_by_role("button", name=re.compile("Intervene$")).click()
+    expect(amy.locator("#c-last")).to_contain_text("Vintage Machinery buys the WT")
+    assert "WT" in _state(url)["corporations"]["Vintage Machinery"]["companies"]
+    assert all(p.problems == [] for p in phones.values())

@@ -257,10 +257,12 @@ class TradingMixin:
                 f"(priority: {self.priority_order()})."
             )
 
-    def next_intervener(self):
-        """The corporation whose answer the pending announced purchase waits for first (None: none)."""
+    def asked_now(self) -> list:
+        """The corporations whose answer the pending announced purchase waits for now: after an
+        ``announce``, the first in priority that has not let it go; while a receiver's purchase
+        waits (the transcript form), every one that may still intervene."""
         waiting = self.undecided()
-        return waiting[0] if waiting else None
+        return waiting[:1] if self.in_turn and self.edition >= 2 else waiting
 
     def _pending_words(self) -> str:
         announcer, abbr = self.intervention
