@@ -99,3 +99,37 @@ def test_the_replay_command_replays_an_exported_resumed_game(tmp_path, client, c
     last = json.loads(run.stdout.splitlines()[-1])["state"]
     shown = client.get(f"/games/{gid}/state").get_json()
     assert last == {k: v for k, v in shown.items() if k != "seq"}
+
+
+def test_the_json_door_lists_every_problem_of_a_position_that_cannot_be(client, store):
+    """Issue 25, through the JSON door in every ruleset: the end card flipped while the deck holds
+    cards, and a corporation at the top price (75; classic $100), both named, nothing stored."""
+    from tests.rules.test_position_refusals import PLAYERS, classic_position, stars_position
+
+    for key, pos, options, top in (
+        ("rolling-stock-stars", stars_position(), [], 75),
+        ("rolling-stock-v2.2", _v22(stars_position()), [], 75),
+        ("rolling-stock", classic_position(), ["short"], 100),
+    ):
+        name = next(iter(pos["state"]["corporations"]))
+        pos["state"]["corporations"][name]["share_price"] = top
+        pos["state"]["end_card_flipped"] = True
+        data = {"format": "rss-table-transcript", "version": 1, "game": key, "players": PLAYERS, "options": options,
+                "position": pos, "events": []}  # fmt: skip
+        resp = client.post("/games/import", json=data)
+        assert resp.status_code == 422, key
+        body = resp.get_json()
+        assert [p["field"] for p in body["problems"]] == [f"corporations.{name}.share_price", "end_card_flipped"]
+        assert f"{name} is at {top}, the top of the share price row" in body["error"]
+    assert not store.tables.game_ids()
+
+
+def _v22(pos: dict) -> dict:
+    """The Stars position with v2.2's names for its corporations."""
+    from tests.rules.test_position_refusals import _v22 as name
+
+    state = pos["state"]
+    state["corporations"] = {name(c): v for c, v in state["corporations"].items()}
+    for p in state["players"].values():
+        p["shares"] = {name(c): n for c, n in p["shares"].items()}
+    return pos

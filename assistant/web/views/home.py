@@ -180,7 +180,11 @@ def import_game():
         gid = get_store().import_transcript(data)
     except (ImportRefused, Refused) as err:
         if as_json:
-            return jsonify({"error": err.message, "index": getattr(err, "index", None)}), 422
+            body = {"error": err.message, "index": getattr(err, "index", None)}
+            problems = getattr(err.__cause__, "problems", None)  # a position that cannot be: each problem
+            if problems:
+                body["problems"] = [{"field": f, "message": m} for f, m in problems]
+            return jsonify(body), 422
         return render_template("home.html", import_error=err.message), 422
     url = url_for("table.page", gid=gid)
     mark_host(gid)
