@@ -73,7 +73,7 @@ class MenuMixin:
                     "president": c.president,
                     "price": self.fi_price(c.name, abbr),  # what it would pay, were it to intervene
                     # announced: those who answer before it (it may let it go now, intervene only after them)
-                    "after": [a.name for a in waiting[:k]] if self.in_turn and self.edition >= 2 else [],
+                    "after": [a.name for a in waiting[:k]] if self.answers_in_order else [],
                 }
                 for k, c in enumerate(waiting)
             ]
@@ -130,8 +130,9 @@ class MenuMixin:
 
     def _interventions(self, announcer, abbr: str) -> list[dict]:
         """The interventions in ``announcer``'s purchase of the foreign investor's ``abbr``: one
-        ``acquire`` item per corporation that may intervene, best priority first, each at its own
-        fixed price, with ``announced_by`` naming the announcer."""
+        ``acquire`` item per corporation whose answer is awaited now (``asked_now``: after an
+        ``announce`` the next in priority only), each at its own fixed price, with ``announced_by``
+        naming the announcer."""
         return [
             {
                 "type": "acquire",
@@ -143,9 +144,8 @@ class MenuMixin:
                 "max": self.fi_price(c.name, abbr),
                 "announced_by": announcer.name,
             }
-            for c in self.interveners(announcer, abbr)
-            if c.name not in self.declined
-        ][: 1 if self.in_turn and self.edition >= 2 else None]  # announced: in priority order, the first
+            for c in self.asked_now()
+        ]
 
     # closing ---------------------------------------------------------------
     def _menu_closing(self) -> list[dict]:

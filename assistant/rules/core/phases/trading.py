@@ -191,7 +191,7 @@ class TradingMixin:
             self._check_intervention(corp, abbr, announced, pending)
             if pending is not None and corp.name in self.declined:
                 raise RuleError(f"{corp.name} has already let the {abbr} go.")
-            if pending is not None and self.in_turn and self.edition >= 2:
+            if pending is not None and self.answers_in_order:
                 self._check_turn_to_intervene(corp)
         self._transfer(corp, abbr, price)
         self._not_done(corp.president)
@@ -257,12 +257,18 @@ class TradingMixin:
                 f"(priority: {self.priority_order()})."
             )
 
+    @property
+    def answers_in_order(self) -> bool:
+        """Whether the pending purchase's interveners answer one after another in priority order:
+        when it was announced with ``announce`` (not a receiver's, which the transcript form holds
+        too), in a game stored under the current arbitration (``edition`` 2)."""
+        return self.intervention is not None and self.in_turn and self.edition >= 2
+
     def asked_now(self) -> list:
-        """The corporations whose answer the pending announced purchase waits for now: after an
-        ``announce``, the first in priority that has not let it go; while a receiver's purchase
-        waits (the transcript form), every one that may still intervene."""
+        """The corporations whose answer the pending announced purchase waits for now: in order,
+        the first in priority that has not let it go; else every one that may still intervene."""
         waiting = self.undecided()
-        return waiting[:1] if self.in_turn and self.edition >= 2 else waiting
+        return waiting[:1] if self.answers_in_order else waiting
 
     def _pending_words(self) -> str:
         announcer, abbr = self.intervention
