@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from assistant.rules import registry
+from assistant.rules.core import position
 from assistant.rules.core.game import Game
 from assistant.rules.registry import STARS
 from assistant.store import Row, effective_events
@@ -53,8 +55,21 @@ def load_transcript(path: Path | None = None) -> dict:
 
 
 def table_events(transcript: dict) -> list[dict]:
-    """The events the table entered (no checkpoints, no events meant to be refused)."""
-    return [e for e in transcript["events"] if is_table_event(e)]
+    """The events the table entered, one per log row as the app keeps them: no checkpoints, no
+    events meant to be refused, and no ``done`` of a phase that had already ended by itself
+    because nobody could act in it (a transcript holds it; the app accepts it and writes nothing).
+    Played through the engine in live play, only to tell those ``done``s apart."""
+    ruleset = registry.get(transcript.get("game") or registry.DEFAULT)
+    players, options = transcript["players"], transcript.get("options") or []
+    if transcript.get("position") is not None:  # live play, as the store plays (not the replay's convention)
+        game = position.resume(ruleset, players, options, transcript["position"], persons=transcript.get("persons"))
+    else:
+        game = ruleset.create(players, options, deck=transcript.get("deck"), persons=transcript.get("persons"))
+    out = []
+    for event in transcript["events"]:
+        if is_table_event(event) and game.apply(event):
+            out.append(event)
+    return out
 
 
 def header(transcript: dict, events=()) -> dict:

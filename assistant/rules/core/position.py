@@ -106,6 +106,17 @@ def _players(game, state: dict, players: list[str], problems: _Problems) -> None
             p.shares = held
 
 
+def _order_and_players(game, state: dict, players, problems: _Problems, what: str) -> None:
+    """The player order (``what``: which one it is) and each player's money, companies and shares."""
+    with problems.part():
+        order = _names(problems, "player_order", state.get("player_order") or list(players), what)
+        if sorted(order) != sorted(players):
+            problems.fail("player_order", f"{what} must name every player once.")
+        game.order = order
+    with problems.part():
+        _players(game, state, list(players), problems)
+
+
 def _check_prices(game, state: dict, problems: _Problems) -> dict[str, int]:
     """The share price of every corporation in play (those with a problem left out)."""
     corps = state.get("corporations") or {}
@@ -398,13 +409,7 @@ def resume(ruleset, players, options, position: dict, persons=None, prepare=None
             )
     if state.get("game_over"):
         raise RuleError("The game is over; check its scores instead.", RULE)
-    with problems.part():
-        order = _names(problems, "player_order", state.get("player_order") or list(players), "The player order")
-        if sorted(order) != sorted(players):
-            problems.fail("player_order", "The player order must name every player once.")
-        game.order = order
-    with problems.part():
-        _players(game, state, list(players), problems)
+    _order_and_players(game, state, players, problems, "The player order")
     with problems.part():
         _corporations(game, state, problems)
     _place_companies(game, position, problems)
@@ -434,14 +439,8 @@ def final_scores(ruleset, players, state: dict) -> dict:
     prices); ``ties`` are the tie-breaks in words (also at the end of ``lines``)."""
     game = ruleset.create(list(players), [])
     problems = _Problems()
-    order = list(players)
-    with problems.part():
-        order = _names(problems, "player_order", state.get("player_order") or list(players), "The final player order")
-        if sorted(order) != sorted(players):
-            problems.fail("player_order", "The final player order must name every player once.")
-    game.order = order
-    with problems.part():
-        _players(game, state, list(players), problems)
+    _order_and_players(game, state, players, problems, "The final player order")
+    order = game.order
     prices = {}
     with problems.part():
         prices = _check_prices(game, state, problems)
