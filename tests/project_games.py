@@ -44,6 +44,14 @@ def _playout(seed: int, players: tuple[str, ...], limit: int) -> tuple[dict, ...
     return tuple(game.transcript_events())  # as a transcript writes them
 
 
+def one_per_row(data: dict) -> list[dict]:
+    """A transcript's events one per log row, as the app keeps them when they are entered one by
+    one: without the ``done`` of a phase that had already ended by itself because nobody could act
+    in it (the transcript holds it; the app accepts it and writes nothing)."""
+    game = STARS.create(data["players"], data.get("options") or [])
+    return [event for event in data["events"] if game.apply(event)]
+
+
 def played_game(seed: int = 276, players=PLAYERS, limit: int = 600) -> dict:
     """A transcript (rss-table-transcript v1) of a game played by the menu: table events only."""
     events = [dict(e) for e in _playout(seed, tuple(players), limit)]

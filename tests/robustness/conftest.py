@@ -54,6 +54,12 @@ def load_transcript(path: Path | None = None) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def written_events(transcript: dict) -> list[dict]:
+    """The table's events as a transcript (and the app's export) writes them: no checkpoints, no
+    events meant to be refused."""
+    return [e for e in transcript["events"] if is_table_event(e)]
+
+
 def table_events(transcript: dict) -> list[dict]:
     """The events the table entered, one per log row as the app keeps them: no checkpoints, no
     events meant to be refused, and no ``done`` of a phase that had already ended by itself

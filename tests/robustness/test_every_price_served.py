@@ -1,8 +1,9 @@
 """Classic at $100 (issue 18, failure 7), against the real server: the book-value explanation of a
 corporation on classic's top share price card was a 500 (``KeyError: 100``) and the Corps view
-silently left it out.  A classic game resumed from a position (FORMAT-position.md) with a
-corporation at $100: every page and every explanation of it answers, and says why the top card
-has no adjustment."""
+silently left it out.  A classic game resumed from a position (FORMAT-position.md) with Bear at
+$90; Amy buys the bank's Bear share at the next card, $100, and the game ends at once (Guide
+1.6.10; no turn ends with a corporation at $100, so no position has one).  Every page and every
+explanation of Bear answers, and says why the top card has no adjustment."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ PLAYERS = ["Amy", "Brian", "Crystal"]
 def _position(price: int) -> dict:
     state = {
         "players": {
-            "Amy": {"cash": 40, "companies": [], "shares": {"Bear": 2}},
+            "Amy": {"cash": 120, "companies": [], "shares": {"Bear": 2}},
             "Brian": {"cash": 30, "companies": [], "shares": {}},
             "Crystal": {"cash": 30, "companies": [], "shares": {}},
         },
@@ -29,11 +30,11 @@ def _position(price: int) -> dict:
                 "bank_shares": 1,
             }
         },
-        "offering": {"available": ["BME", "BSE"], "unavailable": []},
+        "offering": {"available": ["BME", "BSE", "KME"], "unavailable": []},
         "player_order": PLAYERS,
     }
     deck = {"red": 0, "orange": 2, "yellow": 4, "green": 4, "blue": 4, "purple": 4}
-    return {"after": {"turn": 3, "phase": 10}, "state": state, "deck": deck, "out_of_game": []}
+    return {"after": {"turn": 3, "phase": 10}, "state": state, "deck": deck, "out_of_game": ["AKE"]}
 
 
 def test_a_classic_corporation_at_the_top_price_is_explained_by_the_server(server_factory):
@@ -45,12 +46,16 @@ def test_a_classic_corporation_at_the_top_price_is_explained_by_the_server(serve
         "game": "rolling-stock",
         "players": PLAYERS,
         "options": [],
-        "position": _position(100),
-        "events": [],
+        "position": _position(90),
+        "events": [
+            {"type": "skip_issue", "corporation": "Bear"},
+            {"type": "buy_share", "player": "Amy", "corporation": "Bear"},  # 90 -> 100: the game ends
+        ],
     }
     gid = import_game(client, transcript)
     status, state = client.json("GET", f"/games/{gid}/state")
     assert status == 200 and state["corporations"]["Bear"]["share_price"] == 100, state
+    assert state["game_over"]
     html = {"Accept": "text/html"}
     status, _, page = client.request("GET", f"/games/{gid}/v/corporations", headers=html)
     assert status == 200 and b"Bear" in page

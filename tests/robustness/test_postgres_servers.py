@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.project_games import played_game
+from tests.project_games import one_per_row, played_game
 
 from .conftest import Http, Row, assert_log_is_whole, header, import_game
 
@@ -63,7 +63,7 @@ def test_a_game_made_on_one_server_is_played_on_the_other_and_polls_see_it(two_s
 def test_forty_rounds_of_ten_way_races_over_two_servers_give_one_winner_each(two_servers, pg_url):
     a, b = two_servers
     data = played_game(limit=60)
-    events = data["events"][:40]
+    events = one_per_row(data)[:40]
     gid = import_game(Http(a.base), header(data))
     clients = [Http(s.base) for s in (a, b) for _ in range(5)]
     for seq, event in enumerate(events):
@@ -91,7 +91,7 @@ def test_forty_rounds_of_ten_way_races_over_two_servers_give_one_winner_each(two
 def test_a_kill_9_of_one_server_in_a_burst_of_posts_loses_and_doubles_nothing(two_servers, pg_url):
     a, b = two_servers
     data = played_game(limit=400)
-    events = data["events"]
+    events = one_per_row(data)
     gid = import_game(Http(a.base), header(data))
     acked: dict[int, tuple[str, dict]] = {}
     lock = threading.Lock()

@@ -19,7 +19,7 @@ from assistant.rules import RuleError, events_of
 from assistant.rules.core.game import Game
 from assistant.rules.registry import STARS
 from assistant.store import UNDO, Store, effective_events
-from tests.project_games import played_game
+from tests.project_games import one_per_row, played_game
 
 from .conftest import Http, header, import_game, read_log
 
@@ -67,7 +67,7 @@ def _other_event(game: Game, usual: dict, rng: random.Random) -> dict | None:
 def test_meanwhile_list_is_unchanged_for_every_seq(tmp_path):
     """Undos, redos, other events instead of undone ones, undos below the client's seq."""
     data = played_game()
-    events = data["events"]
+    events = one_per_row(data)
     store = Store(tmp_path / "pin.sqlite3")
     gid = store.import_transcript(header(data, events[:30]))
     rng = random.Random(9)
@@ -117,7 +117,7 @@ def test_meanwhile_list_after_undo_redo_pairs_names_each_step(tmp_path):
 
 def test_stale_post_after_300_undos_on_the_real_server(server_factory):
     data = played_game()
-    events = data["events"]
+    events = one_per_row(data)
     srv = server_factory()
     client = Http(srv.base)
     gid = import_game(client, header(data, events[:120]))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.processes import workers as _workers
-from tests.project_games import played_game
+from tests.project_games import one_per_row, played_game
 
 from .conftest import Http, assert_log_is_whole, header, import_game, read_log, serial_replay
 
@@ -22,7 +22,7 @@ from .conftest import Http, assert_log_is_whole, header, import_game, read_log, 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="finds the worker processes in Linux /proc")
 def test_kill_9_of_one_worker_loses_nothing_and_the_server_goes_on(server_factory):
     data = played_game()
-    events = data["events"]
+    events = one_per_row(data)
     srv = server_factory()
     gid = import_game(Http(srv.base), header(data))
     workers = _workers(srv.proc.pid)
