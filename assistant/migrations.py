@@ -16,7 +16,7 @@ the same steps under the same names (``MIGRATION_NAMES``).
 6. ``rate_limits`` — how many games each client created (or imported) per time window, counted
    in the database so that every worker process and every server on it shares the count;
 7. ``saved_states`` — the state of a long game at a row of its log, so that it is not replayed
-   from its start (``assistant/saved_states.py``): a cache, the log alone is the game.
+   from its start (``assistant/log/saved.py``): a cache, the log alone is the game.
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ import random
 
 import pytest
 
-from assistant import corrections, saved_states, transcript
+from assistant import transcript
+from assistant.log import saved as saved_states
+from assistant.log.walk import TooShort, Walk
 from assistant.rules import events_of
 from assistant.store import Store
 from tests.project_games import bidding_war
@@ -22,7 +24,7 @@ EVERY = 4
 def _replayed(store: Store, gid: str):
     """The game after its log, replayed from its start by the engine alone (the reference)."""
     rows = store.rows(gid)
-    walk = corrections.Walk.of(rows)
+    walk = Walk.of(rows)
     game = store.get_game(gid).start()
     for event in walk.out:
         game.apply(event)
@@ -160,16 +162,16 @@ def test_a_damaged_or_foreign_saved_state_is_replayed_instead(tmp_path):
 
 def test_a_saved_walk_refuses_to_reach_further_back_than_it_holds():
     events = [{"type": "bid", "n": n} for n in range(10)]
-    whole = corrections.Walk.of_events(events)
+    whole = Walk.of_events(events)
     saved = whole.trimmed(3)
     assert (saved.base, saved.count, saved.taken_count) == (7, 10, 10)
     walk = saved.restart()
     for _ in range(3):
         walk.step({"type": "undo"})
     assert walk.low == 7 and walk.out == [] and walk.undone == events[7:]
-    with pytest.raises(corrections.TooShort):
+    with pytest.raises(TooShort):
         walk.step({"type": "undo"})
-    with pytest.raises(corrections.TooShort):
+    with pytest.raises(TooShort):
         saved.restart().step({"type": "amend", "index": 6, "event": events[6], "kept": 3, "set_aside": []})
     amended = saved.restart()
     amended.step({"type": "amend", "index": 8, "event": {"type": "bid", "n": 80}, "kept": 1, "set_aside": []})

@@ -188,7 +188,7 @@ class PostgresTables:
                 )
             )
 
-    # -- saved states (a cache of the log's replay: assistant/saved_states.py) ----------
+    # -- saved states (a cache of the log's replay: assistant/log/saved.py) ----------
     def saved_state(self, gid: str, version: str, upto: int, events: int) -> tuple[int, bytes] | None:
         """(seq, data) of the latest state saved by ``version`` at or before row ``upto`` with at
         most ``events`` events in effect, or None."""

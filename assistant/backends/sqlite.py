@@ -151,7 +151,7 @@ class SQLiteTables:
         q = "SELECT seq, event, token, created FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq"
         return self._db().conn.execute(q, [gid, after, 2**62 if upto is None else upto]).fetchall()
 
-    # -- saved states (a cache of the log's replay: assistant/saved_states.py) ----------
+    # -- saved states (a cache of the log's replay: assistant/log/saved.py) ----------
     def saved_state(self, gid: str, version: str, upto: int, events: int) -> tuple[int, bytes] | None:
         """(seq, data) of the latest state saved by ``version`` at or before row ``upto`` with at
         most ``events`` events in effect, or None."""

@@ -6,7 +6,8 @@ import os
 
 from flask import Flask
 
-from assistant import dbcheck, dburl, saved_states
+from assistant import dbcheck, dburl
+from assistant.log import saved
 from assistant.store import Store
 from assistant.web import assets, csrf, errors, headers, secret, templating
 from assistant.web.hosts import HostCheck
@@ -36,7 +37,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
         SESSION_REFRESH_EACH_REQUEST=False,  # no Set-Cookie on every poll: the cookie is sent when it changes
         LAN_IP=None,  # override the detected LAN address used for the join link / QR code
-        SAVE_EVERY=saved_states.EVERY,  # a long game's state is saved in the database every N rows
+        SAVE_EVERY=saved.EVERY,  # a long game's state is saved in the database every N rows
     )
     if os.environ.get("RSS_DB"):
         app.config["DATABASE"] = os.environ["RSS_DB"]

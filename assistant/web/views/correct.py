@@ -6,30 +6,25 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from assistant.store import Refused, Stale
+from assistant.rules import RuleError
+from assistant.store import Refused, Stale, normalise_event
 from assistant.web import get_store, menu
 from assistant.web.views.table import view
 
 bp = Blueprint("correct", __name__, url_prefix="/games")
 
 
-def _before(gid: str, index: int):
+def _before(v, index: int):
     """The game just before effective entry ``index`` (its menu is what could be entered there)."""
-    store = get_store()
-    info = store.get_game(gid)
-    effective = store.events(gid)
-    if not 0 <= index < len(effective):
+    if not 0 <= index < v.timeline.walk.count:
         abort(404, description="There is no such entry to correct.")
-    game = info.start()
-    for event in effective[:index]:
-        game.apply(event)
-    return game, effective[index]
+    return v.timeline.game_before(index)
 
 
 @bp.get("/<gid>/correct/<int:index>")
 def choose(gid: str, index: int):
     v = view(gid)
-    game, entry = _before(gid, index)
+    game = _before(v, index)
     groups = menu.build(game.legal_actions(), game.snapshot(), game.ruleset)
     text = v.game.journal[index].get("text", "") if index < len(v.game.journal) else ""
     return render_template("correct/choose.html", v=v, index=index, entry_text=text, groups=groups)
@@ -44,8 +39,8 @@ def preview(gid: str, index: int):
         abort(400, description=str(err))
     text = v.game.journal[index].get("text", "") if index < len(v.game.journal) else ""
     try:
-        out = get_store().correction(gid, index, event)
-    except Refused as err:
+        out = v.timeline.correction(index, normalise_event(event))
+    except (Refused, RuleError) as err:
         return render_template("correct/preview.html", v=v, index=index, entry_text=text, error=err.message), 422
     new_text = out["game"].journal[index].get("text", "")
     return render_template(

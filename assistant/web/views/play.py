@@ -63,12 +63,12 @@ def _submit(gid: str, event: dict | None, form_error: str | None = None, seq=Non
     if form_error or seq is None:
         return _answer(gid, 422, error=form_error or "The form is missing its seq: reload the page.")
     try:
-        store.append(gid, seq, event, token=token or request.form.get("token") or None)
+        timeline = store.enter(gid, seq, event, token=token or request.form.get("token") or None)
     except Stale as err:
         return _answer(gid, 409, stale=store.changes_since(gid, err.expected))
     except Refused as err:
         return _answer(gid, 422, error=err.message, attempted=event, error_rule=err.rule)
-    return _answer(gid, 200)
+    return _answer(gid, 200, timeline=timeline)  # the view renders from the new timeline: no second fetch
 
 
 @bp.post("/<gid>/act")

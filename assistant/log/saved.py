@@ -28,16 +28,17 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from assistant.corrections import Walk
+from assistant.log.walk import Walk
 from assistant.rules import registry
 from assistant.rules.core.game import Game
 
 EVERY = 200  # a state is saved when this many rows were read since the last one (Store's save_every)
 KEEP = 64  # journal entries and effective events a saved state holds (the page shows the latest 30)
 KEEP_SAVED = 8  # states saved at once by a replay from the start (the latest ones: where undos go)
-_PACKAGE = Path(__file__).resolve().parent
-# what a saved state is made of: the rules engine and its card data, the log's walk, this module
-_SOURCES = ("rules", "corrections.py", "saved_states.py")
+_PACKAGE = Path(__file__).resolve().parent.parent
+# what a saved state is made of: the rules engine and its card data, the log's walk (and the rest of
+# the log's timeline, this module included)
+_SOURCES = ("rules", "log")
 
 
 @cache
