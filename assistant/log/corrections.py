@@ -53,26 +53,51 @@ def why_set_aside(game, entries: list[dict]) -> list[dict]:
     return out
 
 
-def changes(before: dict, after: dict, limit: int = 8) -> list[str]:
-    """What a correction changes, in words, from two snapshots ("Doppler AG's treasury 14 → 15")."""
+def changes(before: dict, after: dict, limit: int | None = None) -> list[str]:
+    """The banker's list of a correction, from two snapshots: the money, the cards and the shares to
+    move on the real table ("Doppler AG's treasury 14 → 15", "Amy's cards: + BY, − WT"), then the
+    prices and the turn (the first ``limit`` lines, then "and N more", if ``limit`` is given)."""
     out = []
+    players, corps_before, corps_after = (
+        after.get("players", {}),
+        before.get("corporations", {}),
+        after.get("corporations", {}),
+    )
     for name, p in before.get("players", {}).items():
-        q = after.get("players", {}).get(name, {})
+        q = players.get(name, {})
         if p.get("cash") != q.get("cash"):
             out.append(f"{name}'s money {p.get('cash')} → {q.get('cash')}")
+        out.extend(_cards(f"{name}'s cards", p, q))
+        shares, others = p.get("shares") or {}, q.get("shares") or {}
+        for corp in dict.fromkeys([*shares, *others]):
+            if shares.get(corp, 0) != others.get(corp, 0):
+                out.append(f"{name}'s {corp} shares {shares.get(corp, 0)} → {others.get(corp, 0)}")
     fi, gi = before.get("foreign_investor", {}), after.get("foreign_investor", {})
     if fi.get("cash") != gi.get("cash"):
         out.append(f"the foreign investor's money {fi.get('cash')} → {gi.get('cash')}")
-    corps = dict.fromkeys([*before.get("corporations", {}), *after.get("corporations", {})])
-    for name in corps:
-        c, d = before.get("corporations", {}).get(name), after.get("corporations", {}).get(name)
+    out.extend(_cards("the foreign investor's cards", fi, gi))
+    for name in dict.fromkeys([*corps_before, *corps_after]):
+        c, d = corps_before.get(name), corps_after.get(name)
         if c is None or d is None:
             out.append(f"{name} {'is formed' if c is None else 'is gone'}")
             continue
         if c.get("cash") != d.get("cash"):
             out.append(f"{name}'s treasury {c.get('cash')} → {d.get('cash')}")
+        out.extend(_cards(f"{name}'s cards", c, d))
         if c.get("share_price") != d.get("share_price"):
             out.append(f"{name}'s share price {c.get('share_price')} → {d.get('share_price')}")
     if before.get("turn") != after.get("turn") or before.get("phase") != after.get("phase"):
         out.append(f"turn {before.get('turn')}·{before.get('phase')} → {after.get('turn')}·{after.get('phase')}")
-    return out if len(out) <= limit else [*out[:limit], f"and {len(out) - limit} more"]
+    if limit is None or len(out) <= limit:
+        return out
+    return [*out[:limit], f"and {len(out) - limit} more"]
+
+
+def _cards(whose: str, before: dict, after: dict) -> list[str]:
+    """The companies a holder gains (+) and gives up (−), in words (none: nothing)."""
+    had, has = list(before.get("companies") or []), list(after.get("companies") or [])
+    gained = [c for c in has if c not in had]
+    lost = [c for c in had if c not in has]
+    if not gained and not lost:
+        return []
+    return [f"{whose}: " + ", ".join([*(f"+ {c}" for c in gained), *(f"− {c}" for c in lost)])]

@@ -30,6 +30,12 @@ def entry_text(entry: dict) -> str:
     return text + (" (then: " + "; ".join(auto) + ")" if auto else "")
 
 
+def event_words(event: dict) -> str:
+    """An event the engine has no words for here (it does not fit), named by its label and fields."""
+    fields = [str(v) for k, v in event.items() if k != "type"]
+    return str(label(event.get("type", "?"))) + (": " + ", ".join(fields) if fields else "")
+
+
 def lowest(count: int, rows: list[dict]) -> int:
     """The fewest effective events there are while ``rows`` (plain events, undos and redos) are
     read after a log with ``count`` of them."""

@@ -20,7 +20,7 @@ from functools import partial
 from typing import Any
 
 from assistant.log import corrections, meanwhile, saved
-from assistant.log.walk import JUMPS, TooShort, Walk, kept_count
+from assistant.log.walk import JUMPS, TooShort, Walk, kept_count, kept_places, new_tail
 from assistant.rules import RuleError
 from assistant.rules.core.events import AMEND, REDO, UNDO
 from assistant.rules.core.game import Game
@@ -128,21 +128,76 @@ class Timeline:
         out["timeline"] = after
         return out
 
-    def set_aside(self) -> list[dict]:
-        """The entries the latest correction in effect set aside, each with whether it fits now."""
+    def _latest_correction_in_effect(self):
+        """(walk, its taken entry) of the latest correction if it is still in effect, else None."""
         latest = self.walk.latest_amend
         if latest is None or latest.get("type") != AMEND:
+            return None
+        at = latest["index"] - self.walk.base
+        if at >= 0 and (at >= len(self.walk.out) or self.walk.out[at] != latest["event"]):
+            return None  # that correction has been undone
+        for walk in (self.walk, None):
+            walk = walk or self.full_walk()
+            for entry in reversed(walk.taken):
+                if entry[0] == "amend" and entry[3] is walk.latest_amend:
+                    return walk, entry
+            if not walk.base:
+                return None  # undone (a walk from the log's start holds every entry in effect)
+        return None
+
+    def latest_correction(self) -> dict | None:
+        """The latest correction still in effect, in words, for the Log: ``index``, ``was`` and ``now``
+        (the entry's words before and after), ``kept`` and ``set_aside`` (the later entries' words),
+        and ``changes``: the banker's list of what to move on the real table.  None if there is none."""
+        found = self._latest_correction_in_effect()
+        if found is None:
+            return None
+        _walk, (_kind, index, old, row) = found
+        before, after = self.game_before(index), self.game_before(index)
+        try:
+            old_texts = [_entry_text(play(before, [event]).journal[-1]) for event in old]
+            new_texts = [_entry_text(play(after, [event]).journal[-1]) for event in new_tail(row, old)]
+        except RuleError:
+            return None
+        places = set(kept_places(row, len(old) - 1))
+        return {
+            "index": index,
+            "was": old_texts[0] if old_texts else "",
+            "now": new_texts[0] if new_texts else "",
+            "kept": new_texts[1:],
+            "set_aside": [text for i, text in enumerate(old_texts[1:]) if i not in places],
+            "changes": corrections.changes(before.snapshot(), after.snapshot()),
+        }
+
+    def set_aside(self) -> list[dict]:
+        """The entries the latest correction in effect set aside, each with whether it fits now and
+        its words (``text``: as it read before the correction)."""
+        found = self._latest_correction_in_effect()
+        if found is None:
             return []
-        walk = self.walk if latest["index"] >= self.walk.base else self.full_walk()
-        effective, index = walk.out, latest["index"] - walk.base
-        if index >= len(effective) or effective[index] != latest["event"]:
-            return []  # that correction has been undone
-        entered_again = effective[index + 1 + kept_count(latest) :]
-        waiting = list(latest["set_aside"])
+        walk, (_kind, index, old, latest) = found
+        effective = walk.out[index - walk.base :]
+        entered_again = effective[1 + kept_count(latest) :]
+        places = set(kept_places(latest, len(old) - 1))
+        waiting = [(e, i) for i, e in enumerate(old[1:]) if i not in places]
         for event in entered_again:  # each entered again once (equal entries count one by one)
-            if event in waiting:
-                waiting.remove(event)
-        return corrections.why_set_aside(self.game, waiting)
+            for n, (e, _i) in enumerate(waiting):
+                if e == event:
+                    del waiting[n]
+                    break
+        if not waiting:
+            return []
+        game, texts = self.game_before(index), {}
+        try:
+            for i, event in enumerate(old):
+                play(game, [event])
+                texts[i - 1] = _entry_text(game.journal[-1])
+        except RuleError:
+            pass
+        out = corrections.why_set_aside(self.game, [e for e, _i in waiting])
+        for item, (_e, i) in zip(out, waiting, strict=True):
+            item["text"] = texts.get(i) or meanwhile.event_words(item["event"])
+        return out
 
     def go_back(self, to: int) -> dict:
         """The row that brings back the game as it was after row ``to`` (1 to seq - 1)."""

@@ -41,6 +41,12 @@ def kept_entries(row: dict, later: list) -> list:
     return [later[i] for i in kept]
 
 
+def kept_places(row: dict, later: int) -> list[int]:
+    """The places (0: right after the corrected entry) of the entries a correction kept, of ``later``."""
+    kept = row.get("kept") or 0
+    return list(range(min(kept, later))) if isinstance(kept, int) else list(kept)
+
+
 def kept_count(row: dict) -> int:
     kept = row.get("kept") or 0
     return kept if isinstance(kept, int) else len(kept)

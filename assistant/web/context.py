@@ -213,6 +213,16 @@ class TableView(SeatsView, BoardView, AcquisitionView):
         return self.timeline.set_aside()
 
     @cached_property
+    def latest_correction(self) -> dict | None:
+        """The latest correction still in effect, in words, with its banker's list (Log view)."""
+        return self.timeline.latest_correction()
+
+    @cached_property
+    def undo_names(self) -> str | None:
+        """What Undo takes back when it is a correction or a going back, in words (else None)."""
+        return self.timeline.undo_names()
+
+    @cached_property
     def undone(self) -> list[dict]:
         """The entries undone since the last new one, the next to restore first, in words."""
         return self.timeline.undone_words()

@@ -41,7 +41,9 @@ def test_a_dividend_three_turns_back_is_corrected_on_a_phone(browser, live):
         form.locator("input[name='e.amount']").fill(str(amount))
         form.locator("button[type=submit]").first.click()
     page.wait_for_selector("text=Yes, correct it")
-    assert "later entr" in page.inner_text("ul.changes")
+    assert "later entr" in page.inner_text("section.correct") and "What to move on the table" in page.inner_text(
+        "section.correct"
+    )
     axe = axe_sync.Axe()
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
