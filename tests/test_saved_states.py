@@ -61,7 +61,8 @@ def _check(target: str, gid: str, rng: random.Random) -> None:
 
 
 def _play(store: Store, gid: str, rng: random.Random) -> None:
-    """One random step of a table: mostly a legal entry, sometimes an undo, a redo or a correction."""
+    """One random step of a table: mostly a legal entry, sometimes an undo, a redo, a correction or
+    a going back."""
     seq, game = store.state(gid)
     roll = rng.random()
     if roll < 0.15 and len(game.journal):
@@ -78,6 +79,9 @@ def _play(store: Store, gid: str, rng: random.Random) -> None:
             store.amend(gid, seq, index, effective[index])
         except Exception as err:  # noqa: BLE001
             pytest.fail(f"correcting entry {index} to itself was refused: {err}")
+        return
+    if roll < 0.31 and seq > 1:  # go back to any earlier row (issue 27)
+        store.append(gid, seq, {"type": "go_back", "to": rng.randrange(1, seq)})
         return
     if game.game_over:
         return

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from assistant import transcript
-from assistant.rules import RuleError, registry
+from assistant.rules import RuleError, events_of, registry
 from assistant.store import Refused, Store
 from tests.web.conftest import make_app
 from tests.web.test_corrections import PLAYERS, dividend_game
@@ -173,3 +173,105 @@ def test_a_correction_refused_where_it_stands_writes_nothing(tmp_path, corrected
         store.amend(gid, len(events), index, dict(event, amount=10**6))
     assert store.seq(gid) == len(events)
     store.close()
+
+
+def _other_event(game, usual: dict) -> dict:
+    """A legal event of ``game`` other than ``usual`` (the table changed its mind)."""
+    for item in game.legal_actions():
+        event = events_of(item, lambda *a: a[0] if len(a) == 2 else a[0][0])
+        if event != usual:
+            try:
+                game.preview(event)
+            except RuleError:
+                continue
+            return event
+    raise LookupError("no other event fits here")
+
+
+def test_go_back_brings_back_any_earlier_state_and_an_undo_returns(store_target, tmp_path, corrected):
+    """Entries, undos past a new entry (where redo no longer reaches), a correction, a going back:
+    going back to any of their rows gives exactly the state /state answered there."""
+    events = corrected[0][:30]
+    app = _app(store_target, tmp_path)
+    client = app.test_client()
+    gid = _import(client, events)
+    seen = {n: replayed(events[:n]).snapshot() for n in range(1, len(events) + 1)}  # the imported rows
+    assert _state(client, gid) == seen[len(events)]
+
+    def post(event, **extra):
+        seq = client.get(f"/games/{gid}/state").get_json()["seq"]
+        resp = client.post(f"/games/{gid}/events", json={"seq": seq, "event": event, **extra})
+        assert resp.status_code == 200, resp.text
+        seen[resp.get_json()["seq"]] = _state(client, gid)
+        return resp.get_json()["seq"]
+
+    for _ in range(5):
+        post({"type": "undo"}, confirm=True)
+    other = _other_event(replayed(events[:25]), events[25])
+    new_entry = post(other)  # redo no longer reaches the five undone entries
+    assert client.post(f"/games/{gid}/events", json={"seq": new_entry, "event": {"type": "redo"}}).status_code == 422
+    store = app.extensions["rss_store"]
+    seq = store.seq(gid)
+    fix = client.post(f"/games/{gid}/amend", json={"seq": seq, "index": 3, "event": events[3]})
+    assert fix.status_code == 200
+    seen[seq + 1] = _state(client, gid)
+    for to in (len(events), len(events) + 3, new_entry, seq + 1, 7):  # an entry, an undo, a new entry, a correction
+        now = store.seq(gid)
+        before = _state(client, gid)
+        at = post({"type": "go_back", "to": to})
+        assert _state(client, gid) == seen[to], to
+        assert store.rows(gid)[-1].event["type"] == "go_back"
+        exported = client.get(f"/games/{gid}/export").get_json()["events"]
+        assert replayed(exported).snapshot() == seen[to]  # the export: the entries in effect only
+        if to == 7:  # an undo of it returns to the state before it
+            post({"type": "undo"})
+            assert _state(client, gid) == before
+            assert store.seq(gid) == at + 1 == now + 2
+    # going back to a going back
+    last_go = max(s for s in seen if store.rows(gid)[s - 1].event["type"] == "go_back")
+    post({"type": "go_back", "to": last_go})
+    assert _state(client, gid) == seen[last_go]
+    # a fresh server on the same database serves the same game
+    again = _app(store_target, tmp_path)
+    try:
+        assert _state(again.test_client(), gid) == _state(client, gid)
+    finally:
+        again.extensions["rss_store"].close()
+    # refused: nothing written
+    seq = store.seq(gid)
+    for to in (0, seq, seq + 4, -1):
+        resp = client.post(f"/games/{gid}/events", json={"seq": seq, "event": {"type": "go_back", "to": to}})
+        assert resp.status_code == 422 and "to must be the seq of an earlier row" in resp.get_json()["error"]
+    resp = client.post(f"/games/{gid}/events", json={"seq": seq, "event": {"type": "go_back", "to": "3"}})
+    assert resp.status_code in (400, 422)
+    assert store.seq(gid) == seq
+    # the history's words name it
+    words = [r["text"] for r in client.get(f"/games/{gid}/history").get_json()["rows"]]
+    assert words[-1] == f"Went back to the game as it was after row {last_go}"
+    assert "Undone: going back to row 7" in words
+    store.close()
+
+
+def test_go_back_through_the_logs_full_history(tmp_path, corrected):
+    """The Log's full history offers "Go back to here…", whose confirmation names what changes."""
+    events = corrected[0][:20]
+    app = make_app(tmp_path / "back.sqlite3")
+    client = app.test_client()
+    gid = _import(client, events)
+    texts = _texts(events)
+    log = client.get(f"/games/{gid}/v/log?history=everything").text
+    assert f'href="/games/{gid}/back/15"' in log and f'href="/games/{gid}/back/20"' not in log  # not the latest
+    page = client.get(f"/games/{gid}/back/15").text
+    shown = _visible(page)
+    assert "5 entries in effect now taken out" in shown and "0 entries brought back" in shown
+    for words in texts[15:18]:
+        assert words in shown
+    assert "<summary>and 2 more</summary>" in page
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    resp = client.post(f"/games/{gid}/back/15", data={"csrf_token": csrf, "seq": "20"})
+    assert resp.status_code == 303
+    assert _state(client, gid) == replayed(events[:15]).snapshot()
+    prompt = _visible(client.get(f"/games/{gid}/undo").text)
+    assert re.search(r"Undo\s+going back to row 15\s*\?", prompt)
+    assert client.get(f"/games/{gid}/back/21").status_code == 404
+    app.extensions["rss_store"].close()

@@ -204,6 +204,20 @@ class Timeline:
         rows = self.source.rows(self.info.id, 0, self.seq)
         return Walk.of(rows).go_back(Walk.of(rows[:to]), to)
 
+    def go_back_preview(self, to: int) -> dict:
+        """What going back to row ``to`` changes, in words: ``row`` (the log row it would be),
+        ``leaving`` (the entries in effect now that it takes out), ``coming`` (those it brings back),
+        and ``changes``, the banker's list against the game now."""
+        row = self.go_back(to)
+        there = build(self.source, self.info, to).game
+        k, now = row["index"], self.game.journal
+        return {
+            "row": row,
+            "leaving": [_entry_text(now[i]) for i in range(k, len(now))],
+            "coming": [_entry_text(there.journal[i]) for i in range(k, len(there.journal))],
+            "changes": corrections.changes(self.game.snapshot(), there.snapshot()),
+        }
+
     def words_since(self, seq: int, limit: int = 20) -> list[str]:
         """The words of the log rows after row ``seq`` (what a stale view missed), the latest
         ``limit`` (with the count of the earlier ones); an undo or a redo that changed nothing has none."""

@@ -237,11 +237,13 @@ class TableView(SeatsView, BoardView, AcquisitionView):
         return self.undos_in_a_row >= UNDOS_WITHOUT_CONFIRM
 
     @cached_property
-    def full_log(self) -> list[str] | None:
-        """Every entry ever made, undone ones included (``?history=everything``), oldest first."""
+    def full_log(self) -> list[dict] | None:
+        """Every row of the log in words (``?history=everything``), oldest first: entries undone
+        ones included, undos, restores, corrections, going back; {"seq", "text"}."""
         if not self.everything:
             return None
-        return [t for t in self.timeline.words_since(0, limit=10**9) if t is not None]
+        words = self.timeline.row_words(0)
+        return [{"seq": seq, "text": text} for seq, text in enumerate(words, 1) if text is not None]
 
     @property
     def can_undo(self) -> bool:

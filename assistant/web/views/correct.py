@@ -1,6 +1,10 @@
-"""Correcting an entry made long ago, on a phone (issue 16): pick the entry in the Log, enter what
-really happened (the engine's own choices at that point), see what will change, then apply it as
-one entry of the log; the entries that no longer fit are set aside and can be entered again."""
+"""Rewriting the log from a phone, as one entry of it each (undone whole by one Undo):
+
+* correcting an entry made long ago (issue 16): pick the entry in the Log, enter what really
+  happened (the engine's own choices at that point), see what will change, then apply it; the
+  entries that no longer fit are set aside and can be entered again;
+* going back to any earlier state (issue 27): from the Log's full history, "Go back to here", a
+  confirmation naming what changes, then the ``go_back`` row."""
 
 from __future__ import annotations
 
@@ -60,6 +64,37 @@ def apply(gid: str, index: int):
         get_store().amend(gid, seq, index, event, token=request.form.get("token") or None)
     except Stale:
         return redirect(url_for("correct.choose", gid=gid, index=index), code=303)
+    except Refused as err:
+        abort(422, description=err.message)
+    return redirect(url_for("table.view_page", gid=gid, name="log"), code=303)
+
+
+def _back_or_404(v, to: int) -> dict:
+    if not 1 <= to < v.seq:
+        abort(404, description="There is no such earlier row to go back to.")
+    return v.timeline.go_back_preview(to)
+
+
+@bp.get("/<gid>/back/<int:to>")
+def back(gid: str, to: int):
+    """The confirmation of going back to the game as it was after row ``to``: what changes."""
+    v = view(gid, view="log")
+    out = _back_or_404(v, to)
+    words = v.timeline.row_words(to - 1)[:1]
+    return render_template("correct/back.html", v=v, to=to, out=out, row_text=(words or [None])[0] or f"row {to}")
+
+
+@bp.post("/<gid>/back/<int:to>")
+def go_back(gid: str, to: int):
+    view(gid)
+    try:
+        seq = int(request.form.get("seq", ""))
+    except ValueError:
+        abort(400, description="The form is missing its seq: reload the page.")
+    try:
+        get_store().enter(gid, seq, {"type": "go_back", "to": to}, token=request.form.get("token") or None)
+    except Stale:
+        return redirect(url_for("correct.back", gid=gid, to=to), code=303)
     except Refused as err:
         abort(422, description=err.message)
     return redirect(url_for("table.view_page", gid=gid, name="log"), code=303)
