@@ -6,6 +6,7 @@ corrections, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import io
 import random
 
 import pytest
@@ -192,3 +193,81 @@ def test_the_server_saves_states_as_often_as_its_setting_says(tmp_path, monkeypa
     app = create_app({"DATABASE": str(tmp_path / "a.sqlite3"), "SECRET_KEY": "t", "INSTANCE_PATH": str(tmp_path)})
     with app.app_context():
         assert get_store().save_every == every
+
+
+class _OpensAFile:
+    """A pickle that, loaded by a plain unpickler, creates the file ``path``."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+class _RunsACommand:
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __reduce__(self):
+        import os
+
+        return (os.system, (f"touch {self.path}",))
+
+
+@pytest.mark.parametrize("gadget", [_OpensAFile, _RunsACommand])
+def test_a_planted_state_whose_loading_would_create_a_file_is_never_loaded(store_target, tmp_path, capsys, gadget):
+    """A row with the right version digest, planted in the database: the server, check-db and
+    copy-db treat it as absent (with a warning), and the file is never created."""
+    import pickle
+
+    from assistant import copydb, dbcheck
+
+    marker = tmp_path / "created-by-a-saved-state"
+    store = Store(store_target, save_every=10**9)  # no state of its own saved
+    gid = store.import_transcript(_long_game(40))
+    seq, walk = store.seq(gid), Walk.of(store.rows(gid))
+    data = pickle.dumps({"game": gadget(marker), "walk": walk.trimmed(saved_states.KEEP)})
+    store.tables.save_states(gid, saved_states.version(), [(seq, walk.count, data)], "")
+    assert store.tables.saved_state(gid, saved_states.version(), 10**9, 10**9) == (seq, data)
+    reference = _replayed(store, gid)[0].snapshot()
+    fresh = Store(store_target, save_every=EVERY)  # would start from the planted state
+    try:
+        assert fresh.state(gid)[1].snapshot() == reference
+    finally:
+        fresh.close()
+    assert not marker.exists()
+    capsys.readouterr()
+    assert dbcheck.main(["--db", store_target]) == 0
+    said = capsys.readouterr().out
+    assert f"WARNING: game {gid}: the state saved at row {seq} is not used" in said and "OK:" in said
+    target = Store(str(tmp_path / "copy.sqlite3"))
+    try:
+        out = io.StringIO()
+        assert copydb.copy(store, target, out)[2] == []
+        assert f"warning: game {gid}: the state saved at row {seq} is not used" in out.getvalue()
+        assert target.state(gid)[1].snapshot() == reference
+    finally:
+        target.close()
+        store.close()
+    assert not marker.exists()
+
+
+def test_the_version_digest_covers_the_walk_and_the_timeline(tmp_path, monkeypatch):
+    """A saved state depends on the log's code wherever it lives: changing one of its files changes the digest."""
+    import shutil
+
+    package = tmp_path / "assistant"
+    shutil.copytree(saved_states._PACKAGE / "rules", package / "rules", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(saved_states._PACKAGE / "log", package / "log", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(saved_states, "_PACKAGE", package)
+    digest = saved_states.version.__wrapped__
+    first = digest()
+    assert first == digest()
+    for changed in ("log/walk.py", "log/timeline.py", "log/saved.py", "rules/core/game.py"):
+        path = package / changed
+        text = path.read_text()
+        path.write_text(text + "\n# changed\n")
+        assert digest() != first, changed
+        path.write_text(text)
+        assert digest() == first

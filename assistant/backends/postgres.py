@@ -200,6 +200,14 @@ class PostgresTables:
             ).fetchone()
         return None if row is None else (row[0], bytes(row[1]))
 
+    def saved_states_of(self, version: str) -> list[tuple[str, int, bytes]]:
+        """(game id, row, data) of every state saved by ``version`` (check-db, copy-db)."""
+        with self.pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT game_id, seq, data FROM saved_states WHERE version = %s ORDER BY game_id, seq", [version]
+            ).fetchall()
+        return [(gid, seq, bytes(data)) for gid, seq, data in rows]
+
     def save_states(self, gid: str, version: str, states: list[tuple[int, int, bytes]], created: str) -> None:
         """Keep the states (row, events in effect, data), in one transaction (one already saved at a
         row stays); the states saved by other versions go."""

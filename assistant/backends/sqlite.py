@@ -160,6 +160,11 @@ class SQLiteTables:
         row = self._db().conn.execute(q, [gid, version, upto, events]).fetchone()
         return None if row is None else (row[0], bytes(row[1]))
 
+    def saved_states_of(self, version: str) -> list[tuple[str, int, bytes]]:
+        """(game id, row, data) of every state saved by ``version`` (check-db, copy-db)."""
+        q = "SELECT game_id, seq, data FROM saved_states WHERE version = ? ORDER BY game_id, seq"
+        return [(gid, seq, bytes(data)) for gid, seq, data in self._db().conn.execute(q, [version])]
+
     def save_states(self, gid: str, version: str, states: list[tuple[int, int, bytes]], created: str) -> None:
         """Keep the states (row, events in effect, data), in one transaction (one already saved at a
         row stays); the states saved by other versions go."""
