@@ -161,6 +161,8 @@ def normalise_event(event) -> dict:
             "checkpoints (expect) and events marked reject are transcript annotations, not decisions of the table"
         )
     out = events.stored_form(event)
+    if out["type"] == GO_BACK and "to" in event:  # the row it goes back to (store-only: no engine field)
+        out["to"] = event["to"]
     if _has_surrogate(out):
         raise Refused("the event holds text that is not valid Unicode")
     return out

@@ -275,3 +275,42 @@ def test_go_back_through_the_logs_full_history(tmp_path, corrected):
     assert re.search(r"Undo\s+going back to row 15\s*\?", prompt)
     assert client.get(f"/games/{gid}/back/21").status_code == 404
     app.extensions["rss_store"].close()
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_words_since_any_row_are_the_words_of_the_whole_log(tmp_path, corrected, seed):
+    """A stale post's words start where the rows after it reach back to; with corrections and going
+    back among the rows, or taken back by them, they are the same as the words of the whole log."""
+    import random
+
+    rng = random.Random(seed)
+    events = corrected[0]
+    store = Store(str(tmp_path / "words.sqlite3"))
+    gid = store.import_transcript(transcript.build(PLAYERS, [], None, events[:20], "words"))
+    for step in range(70):
+        seq, game = store.state(gid)
+        effective = store.events(gid)
+        late = step >= 40  # the last rows: entries, undos and redos only, reaching back to what came before
+        kind = rng.choices(
+            ["entry", "undo", "redo", "amend", "go_back"], [5, 4, 2, 0 if late else 2, 0 if late else 1]
+        )[0]
+        if kind == "undo" and effective:
+            store.append(gid, seq, {"type": "undo"})
+        elif kind == "redo" and store.undone(gid):
+            store.append(gid, seq, {"type": "redo"})
+        elif kind == "amend" and effective:
+            index = rng.randrange(len(effective))
+            store.amend(gid, seq, index, effective[index])
+        elif kind == "go_back":
+            store.append(gid, seq, {"type": "go_back", "to": rng.randrange(1, seq)})
+        elif len(effective) < len(events) and events[: len(effective)] == effective:
+            store.append(gid, seq, events[len(effective)])
+        else:
+            store.append(gid, seq, _other_event(game, {}))
+    timeline = store.timeline(gid)
+    whole = timeline.row_words(0)
+    assert len(whole) == timeline.seq
+    for seq in range(timeline.seq + 1):
+        expected = [text for text in whole[seq:] if text is not None]
+        assert timeline.words_since(seq, limit=10**6) == expected, seq
+    store.close()

@@ -232,26 +232,49 @@ class Timeline:
             # the usual case (a phone tapped a moment too late): no replay, the journal has it all
             journal = self.game.journal
             return [meanwhile.entry_text(j) for j in journal[len(journal) - len(rows) :]] if rows else []
-        if self.walk.latest_amend is not None:  # a correction or a going back: the walk from the start
-            every = rows if not seq else self.source.rows(self.info.id, 0, self.seq)
-            return self._texts(0, every)[seq:]
-        return self._texts(seq, rows)
-
-    def _texts(self, seq: int, rows) -> list[str]:
-        """The words of ``rows``, the log rows after row ``seq``, played from the lowest point
-        they reach back to (meanwhile.py)."""
-        moves = [row.event for row in rows]
         at = build(self.source, self.info, seq) if seq else None
-        top = 0 if at is None else meanwhile.lowest(at.walk.count, moves)
+        if at is None or _reaches_back(at.walk, rows):
+            # a correction or a going back among them, or one taken back by them: the walk from the start
+            every = rows if not seq else self.source.rows(self.info.id, 0, self.seq)
+            return self._texts(None, every)[seq:]
+        return self._texts(at, rows)
+
+    def _texts(self, at: Timeline | None, rows) -> list[str]:
+        """The words of ``rows``, the log rows after ``at`` (None: the log's start), played from the
+        lowest point they reach back to (meanwhile.py)."""
+        moves = [row.event for row in rows]
         if at is None:
             start, prefix = self.info.start(), []
         else:
-            begin = build(self.source, self.info, seq, depth=top)  # the game after the first ``top`` events
+            top = meanwhile.lowest(at.walk.count, moves)
+            begin = build(self.source, self.info, at.seq, depth=top)  # the game after the first ``top`` events
             start, prefix = begin.game, begin.walk.out[top - begin.walk.base :]
         try:
             return meanwhile.texts(start, prefix, moves)
         except RuleError as err:
             raise Unplayable(f"the rules engine refuses a stored event: {err.message}") from err
+
+
+def _reaches_back(walk: Walk, rows) -> bool:
+    """Whether ``rows``, read after ``walk``, hold a correction or a going back, take back one made
+    before them, restore an entry undone before them (or reach further back than ``walk`` holds):
+    their words are then walked from the log's start."""
+    if any(row.event.get("type") in JUMPS for row in rows):
+        return True
+    before, after = walk.taken, walk.copy()
+    low, undone_before = len(before), len(walk.back)
+    try:
+        for row in rows:
+            kind = row.event.get("type")
+            if kind == REDO and after.back and len(after.back) <= undone_before:
+                return True  # it restores an entry undone before them
+            if kind not in (UNDO, REDO):
+                undone_before = 0
+            after.step(row.event)
+            low = min(low, len(after.taken))
+    except TooShort:
+        return True
+    return any(entry[0] == "amend" for entry in before[low:])
 
 
 # -- making timelines -------------------------------------------------------------------------

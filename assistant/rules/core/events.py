@@ -67,8 +67,9 @@ EVENTS: Mapping[str, EventType] = _declare(
     EventType("redo", {}, None, "Restore", level=STORE),
     # a correction of an entry made long ago, as one log row (assistant/log/corrections.py)
     EventType("amend", {"index": int}, None, "Correct an entry", level=STORE),
-    # the game as it was after an earlier row of its log (assistant/log/walk.py)
-    EventType("go_back", {"to": int}, None, "Go back", level=STORE),
+    # the game as it was after an earlier row ``to`` of its log (assistant/log/walk.py; the store
+    # keeps ``to``: it is no field the engine reads)
+    EventType("go_back", {}, None, "Go back", level=STORE),
 )
 
 # Every field any event may carry, with its type (anything else is not part of an event).
