@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-import sqlite3
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -75,6 +74,11 @@ class Refused(StoreError):
     def __init__(self, message: str, rule: str | None = None):
         super().__init__(message)
         self.rule = rule
+
+
+class Damaged(StoreError):
+    """A stored row does not read back (garbage inside it, which the database's own checks cannot
+    see): the same error whatever the backend.  The web app answers 503 with how to restore."""
 
 
 class Unreplayable(StoreError):
@@ -264,7 +268,7 @@ class Store:
         if r is None:
             raise NotFound("no such game")  # not remembered: the game may be created later
         if not r.get("game"):  # every game names its ruleset (migration games_name_their_ruleset)
-            raise sqlite3.DatabaseError("database disk image is malformed: a stored game names no ruleset")
+            raise Damaged("database disk image is malformed: a stored game names no ruleset")
         info = GameInfo(
             id=r["id"],
             players=_stored_json(r["players"]),
@@ -624,7 +628,7 @@ def _stored_event(text: str) -> dict:
     try:
         return read_row(text)
     except ValueError as err:
-        raise sqlite3.DatabaseError("database disk image is malformed: a stored row is not readable") from err
+        raise Damaged("database disk image is malformed: a stored row is not readable") from err
 
 
 def _stored_json(text: str):
@@ -632,4 +636,4 @@ def _stored_json(text: str):
     try:
         return json.loads(text)
     except ValueError as err:
-        raise sqlite3.DatabaseError("database disk image is malformed: a stored row is not readable") from err
+        raise Damaged("database disk image is malformed: a stored row is not readable") from err

@@ -12,7 +12,8 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from assistant.rules import RuleError
 from assistant.store import Refused, Stale, normalise_event
-from assistant.web import get_store, menu
+from assistant.web import menu
+from assistant.web.db import get_store
 from assistant.web.views.table import view
 
 bp = Blueprint("correct", __name__, url_prefix="/games")
