@@ -9,8 +9,8 @@ from flask import Blueprint, abort, jsonify, make_response, request
 from assistant import transcript
 from assistant.log import saved, walk
 from assistant.store import NotFound, Refused, Stale, check_token
-from assistant.web import get_store
 from assistant.web.csrf import exempt, is_json_request
+from assistant.web.db import get_store
 
 bp = Blueprint("api", __name__, url_prefix="/games")
 
