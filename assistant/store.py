@@ -400,14 +400,19 @@ class Store:
     def append(self, gid: str, expected_seq: int, event: dict, token: str | None = None) -> int:
         """Append one event (an undo, a redo, a going back) if ``expected_seq`` is current; return
         the new seq (``enter``: the new timeline)."""
-        return self.enter(gid, expected_seq, event, token).seq
+        return self._enter(gid, expected_seq, event, token)[0]
 
     def enter(self, gid: str, expected_seq: int, event: dict, token: str | None = None) -> Timeline:
         """Append one event (or an undo, a redo, a going back) if ``expected_seq`` is current;
-        return the timeline after it, to render from.
+        return the timeline after it, to render from (a token already used: the game now)."""
+        seq, known = self._enter(gid, expected_seq, event, token)
+        return known or self.timeline(gid)
 
-        Raises Stale, Refused or NotFound.  A token already used returns the timeline at the seq
-        that its event produced, without writing anything (idempotent retries).
+    def _enter(self, gid: str, expected_seq: int, event: dict, token: str | None) -> tuple[int, Timeline | None]:
+        """(the new seq, the timeline after it).
+
+        Raises Stale, Refused or NotFound.  A token already used returns (the seq that its event
+        produced, None), without writing anything (idempotent retries).
 
         The new state is worked out first (the state at a seq is fixed by the log); the write then
         checks the token and the seq again and inserts the row in one transaction of the tables
@@ -420,7 +425,7 @@ class Store:
         if token is not None:
             earlier = self.tables.token_seq(gid, token)
             if earlier is not None:
-                return self.timeline(gid, earlier)
+                return earlier, None
         current = self.tables.seq(gid)
         if expected_seq != current:
             raise Stale(expected_seq, current)
@@ -432,8 +437,7 @@ class Store:
             known = now.advance([row])
         except RuleError as err:
             raise Refused(err.message, getattr(err, "rule", None)) from err
-        seq, known = self._write(gid, expected_seq, row, token, known)
-        return known or self.timeline(gid, seq)
+        return self._write(gid, expected_seq, row, token, known)
 
     def _row_for(self, now: Timeline, event: dict) -> dict:
         """The log row ``event`` is written as (a going back: with the events it brings back);
