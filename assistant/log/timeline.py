@@ -10,6 +10,10 @@ the latest saved state that the rows after it leave in place, else by one replay
 
 Every table event the log holds is given to the engine here (``play``) or in the two walks that
 need their own order: ``corrections.correct`` and ``meanwhile.texts``.
+
+The source (``assistant.store.Store``) gives: ``rows(gid, after, upto)`` (the log rows, read in one
+place: ``walk.read_row``), ``tables.saved_state(gid, version, upto, events)``, ``save_states(gid,
+saves)``, ``journal_at(info, seq)`` (a restored game's older journal entries) and ``save_every``.
 """
 
 from __future__ import annotations
