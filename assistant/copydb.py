@@ -4,7 +4,8 @@ PostgreSQL (or between any two stores), then check that every game exports ident
 Every game is copied with its whole log as stored (undo rows, tokens and times included), so undo,
 idempotent retries and the meanwhile lists work on the new store exactly as on the old one.  A game
 already in the target is left alone when it exports the same, and reported otherwise.  The source
-is only read.
+is only read.  A saved state of the source that cannot be trusted (``assistant/log/saved.py``) is
+treated as absent, with a warning: the game is replayed from its log.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from assistant.log import saved
 from assistant.store import Store
 
 GAME_COLUMNS = ("id", "players", "options", "deck", "created", "persons", "game", "position", "edition")
@@ -20,6 +22,8 @@ GAME_COLUMNS = ("id", "players", "options", "deck", "created", "persons", "game"
 def copy(source: Store, target: Store, out=sys.stdout) -> tuple[int, int, list[str]]:
     """(games copied, games already there, problems)."""
     copied, present, problems = 0, 0, []
+    for warning in saved.untrusted(source.tables.saved_states_of(saved.version())):
+        print(f"warning: {warning}", file=out)  # (the store does not load it: the log is replayed)
     for gid in source.tables.game_ids():
         if target.tables.game_row(gid) is not None:
             if target.export(gid) == source.export(gid):

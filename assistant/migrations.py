@@ -16,7 +16,7 @@ the same steps under the same names (``MIGRATION_NAMES``).
 6. ``rate_limits`` — how many games each client created (or imported) per time window, counted
    in the database so that every worker process and every server on it shares the count;
 7. ``saved_states`` — the state of a long game at a row of its log, so that it is not replayed
-   from its start (``assistant/saved_states.py``): a cache, the log alone is the game;
+   from its start (``assistant/log/saved.py``): a cache, the log alone is the game;
 8. ``games_keep_their_rules_edition`` — ``games.edition``, the edition of the arbitration a game
    is played under (``Game.EDITION``): the games stored before it are edition 1, and replay and
    play on as they were entered (an intervention out of priority order, a position the stricter

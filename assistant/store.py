@@ -14,9 +14,11 @@ PostgreSQL (several app servers on one database); the tables are in ``assistant/
 The state of a game is the replay of its effective events from its start (``GameInfo.start``),
 cached per Store instance and keyed by (game_id, seq); a cache never trusts itself past the seq the
 tables say, so changes written by another process or server are caught up.  A long game's state is
-also saved in the database every ``save_every`` rows (``assistant/saved_states.py``), and a replay
-starts from the latest saved state the rows after it leave in place (``corrections.Walk``).  What
-happened meanwhile, in words, is ``assistant/meanwhile.py``.
+also saved in the database every ``save_every`` rows (``assistant/log/saved.py``), and a replay
+starts from the latest saved state the rows after it leave in place.  The replay, the walk of the
+rows (undo, redo, corrections, going back) and the words of what happened meanwhile are one
+object, the game's ``Timeline`` (``assistant/log/timeline.py``): the store keeps the rows and a
+cache of timelines.
 """
 
 from __future__ import annotations
@@ -24,16 +26,17 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-import sqlite3
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from functools import partial
 from typing import NamedTuple
 
-from assistant import corrections, dburl, meanwhile, saved_states, transcript
+from assistant import dburl, transcript
 from assistant.backends.sqlite import SQLiteTables
+from assistant.log import saved
+from assistant.log.timeline import REWRITES, NothingEntered, Timeline, Unplayable, build, fresh, replay
+from assistant.log.walk import Walk, read_row
 from assistant.names import check_names
 from assistant.rules import RuleError, registry
 from assistant.rules.core import events, position
@@ -45,12 +48,12 @@ log = logging.getLogger(__name__)
 UNDO = events.UNDO
 REDO = events.REDO
 AMEND = events.AMEND
-REWRITES = (UNDO, REDO, AMEND)  # rows that change which entries are in effect
+GO_BACK = events.GO_BACK
+STORE_EVENTS = events.STORE_EVENTS
 CACHE_SIZE = 256  # games whose state is kept in memory (a late-game state is a few hundred kB)
 INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
 TOKEN_MAX = 200
-HEADS_KEPT = 4  # journals of saved states kept in memory once fetched (saved_states.py)
-SAVED_TRIES = 3  # saved states tried, newest first, before a state is replayed from the log's start
+HEADS_KEPT = 4  # journals of saved states kept in memory once fetched (assistant/log/saved.py)
 
 
 class StoreError(Exception):
@@ -71,6 +74,11 @@ class Refused(StoreError):
     def __init__(self, message: str, rule: str | None = None):
         super().__init__(message)
         self.rule = rule
+
+
+class Damaged(StoreError):
+    """A stored row does not read back (garbage inside it, which the database's own checks cannot
+    see): the same error whatever the backend.  The web app answers 503 with how to restore."""
 
 
 class Unreplayable(StoreError):
@@ -129,17 +137,6 @@ class Row(NamedTuple):
     created: str
 
 
-@dataclass(frozen=True)
-class _Known:
-    """A game as this worker knows it: the state after the first ``seq`` log rows, the log's walk
-    there (corrections.Walk), and how many rows were read since the last saved state."""
-
-    seq: int
-    game: Game
-    walk: corrections.Walk
-    unsaved: int
-
-
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -173,6 +170,8 @@ def normalise_event(event) -> dict:
             "checkpoints (expect) and events marked reject are transcript annotations, not decisions of the table"
         )
     out = events.stored_form(event)
+    if out["type"] == GO_BACK and "to" in event:  # the row it goes back to (store-only: no engine field)
+        out["to"] = event["to"]
     if _has_surrogate(out):
         raise Refused("the event holds text that is not valid Unicode")
     return out
@@ -186,22 +185,22 @@ def check_token(token) -> None:
 
 
 def effective_events(rows: list[Row]) -> list[dict]:
-    """The log with undo and corrections applied (assistant/corrections.py)."""
-    return corrections.effective_events(rows)
+    """The log with undo, restores, corrections and going back applied (assistant/log/walk.py)."""
+    return Walk.of(rows).out
 
 
 class Store:
     """All access to the database; one instance per app (it owns the state cache)."""
 
-    def __init__(self, path: str, save_every: int = saved_states.EVERY):
+    def __init__(self, path: str, save_every: int = saved.EVERY):
         """``path``: an SQLite file, or a ``postgresql://`` URL (assistant/dburl.py); ``save_every``:
-        a long game's state is saved in the database after this many rows (saved_states.py)."""
+        a long game's state is saved in the database after this many rows (assistant/log/saved.py)."""
         self.path = dburl.check(str(path))
         self.save_every = save_every
         self._heads: OrderedDict[tuple[str, int], Journal] = OrderedDict()  # (gid, row) -> journal there
         self.tables = tables_for(self.path)
-        # gid -> the game after its first seq log rows (_Known); never changed once cached
-        self._cache: OrderedDict[str, _Known] = OrderedDict()
+        # gid -> the game's timeline after its first seq log rows; never changed once cached
+        self._cache: OrderedDict[str, Timeline] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._info: OrderedDict[str, GameInfo] = OrderedDict()  # game headers never change
         self.tables.migrate()
@@ -275,7 +274,7 @@ class Store:
         if r is None:
             raise NotFound("no such game")  # not remembered: the game may be created later
         if not r.get("game"):  # every game names its ruleset (migration games_name_their_ruleset)
-            raise sqlite3.DatabaseError("database disk image is malformed: a stored game names no ruleset")
+            raise Damaged("database disk image is malformed: a stored game names no ruleset")
         info = GameInfo(
             id=r["id"],
             players=_stored_json(r["players"]),
@@ -313,7 +312,7 @@ class Store:
     def rows(self, gid: str, after: int = 0, upto: int | None = None) -> list[Row]:
         """The log rows after row ``after`` (up to row ``upto``), in order."""
         return [
-            Row(seq, _stored_json(event), token, created)
+            Row(seq, _stored_event(event), token, created)
             for seq, event, token, created in self.tables.rows(gid, after, upto)
         ]
 
@@ -327,18 +326,18 @@ class Store:
 
     def state(self, gid: str) -> tuple[int, Game]:
         """(seq, Game) of the game now.  Treat the Game as read-only."""
-        known = self._known(gid)
+        known = self.timeline(gid)
         return known.seq, known.game
 
     def undone(self, gid: str, seq: int | None = None) -> list[dict]:
         """What a redo can bring back (at row ``seq``, else now), the next one first."""
-        return self._known(gid, seq).walk.undone
+        return self.timeline(gid, seq).walk.undone
 
     def undos_in_a_row(self, gid: str, seq: int | None = None) -> int:
         """How many undos end the log (its first ``seq`` rows, else all)."""
-        return self._known(gid, seq).walk.undos_at_end
+        return self.timeline(gid, seq).walk.undos_at_end
 
-    def _known(self, gid: str, seq: int | None = None) -> _Known:
+    def timeline(self, gid: str, seq: int | None = None) -> Timeline:
         """The game after its first ``seq`` rows (all of them if None): from this worker's cache,
         moved forward by the rows written since (here or by another process or server), else
         from the latest saved state that is still the start of it, else replayed from the start."""
@@ -350,121 +349,35 @@ class Store:
             self._cache_get(gid, seq)  # mark as recently used
             return hit
         if hit is not None and hit.seq < seq:  # rows written elsewhere: apply just those
-            caught_up = self._catch_up(gid, hit, seq)
-            if caught_up is not None:
-                return caught_up
-        known = self._build(info, seq)
-        return self._remember(gid, known)
+            rows = self.rows(gid, hit.seq, seq)
+            if [r.seq for r in rows] == list(range(hit.seq + 1, seq + 1)) and not any(
+                r.event.get("type") in REWRITES for r in rows
+            ):
+                try:
+                    return self._remember(gid, hit.advance([r.event for r in rows]))
+                except RuleError:
+                    pass  # let the full replay report it
+        return self._remember(gid, self._build(info, seq))
 
-    def _catch_up(self, gid: str, hit: _Known, seq: int) -> _Known | None:
-        """The cached state moved forward by the rows after it (None if one of them rewrites the log)."""
-        rows = self.rows(gid, hit.seq, seq)
-        if any(r.event.get("type") in REWRITES for r in rows) or [r.seq for r in rows] != list(
-            range(hit.seq + 1, hit.seq + 1 + len(rows))
-        ):
-            return None
-        game, walk = hit.game.fork(), hit.walk.copy()
+    _known = timeline  # (the name the tests of the cache use)
+
+    def _build(self, info: GameInfo, seq: int, extra: tuple[dict, ...] = (), depth: int | None = None) -> Timeline:
         try:
-            for row in rows:
-                game.apply(row.event)
-                walk.step(row.event)
-        except RuleError:
-            return None  # let the full replay report it
-        return self._remember(gid, _Known(hit.seq + len(rows), game, walk, hit.unsaved + len(rows)))
+            return build(self, info, seq, extra, depth)
+        except Unplayable as err:  # e.g. the stored log of an older version of the rules
+            raise Unreplayable(err.message) from err
 
-    def _build(self, info: GameInfo, seq: int, extra: tuple[dict, ...] = (), depth: int | None = None) -> _Known:
-        """The game after its first ``seq`` rows and the ``extra`` rows not written yet; the Game
-        after only the first ``depth`` effective events if given (the walk is the log's, whole).
-
-        Starts from the latest saved state (saved_states.py) that the rows after it leave in place,
-        else replays the effective events from the game's start."""
-        upto, most = seq, 2**31 - 1 if depth is None else depth  # the row, the events in effect
-        for _ in range(SAVED_TRIES if seq >= self.save_every else 0):
-            found = self.tables.saved_state(info.id, saved_states.version(), upto, most)
-            if found is None:
-                break
-            at, data = found
-            try:
-                saved = saved_states.loads(at, data)
-            except Exception as err:  # noqa: BLE001 - a cache that cannot be read is replayed instead
-                log.warning(
-                    "game %s: the state saved at row %s cannot be read (%s): replaying the log", info.id, at, err
-                )
-                break
-            walk, kept = saved.walk.restart(), saved.walk.count
-            try:
-                for row in self.rows(info.id, at, seq):
-                    walk.step(row.event)
-                for event in extra:
-                    walk.step(event)
-            except corrections.TooShort:
-                upto = at - 1
-                continue
-            if walk.low < kept:  # the rows after it took back (or corrected) entries the saved state holds
-                upto, most = at - 1, min(most, walk.low)
-                continue
-            game = saved.game
-            game.journal.set_loader(partial(self._journal_at, info, at))
-            try:
-                for event in walk.out[kept - walk.base : None if depth is None else depth - walk.base]:
-                    game.apply(event)
-            except RuleError:
-                break  # let the full replay report it
-            return _Known(seq + len(extra), game, walk, seq - at + len(extra))
-        rows = [r.event for r in self.rows(info.id, 0, seq)]
-        known, saves = self._replay_log(info, rows + list(extra), depth, written=len(rows))
-        self._save_states(info.id, saves)
-        return known
-
-    def _replay_log(
-        self, info: GameInfo, rows: list[dict], depth: int | None = None, written: int | None = None
-    ) -> tuple[_Known, list]:
-        """The game after the log rows ``rows`` (its first ``depth`` effective events only, if
-        given), replayed from its start; and the saved forms of its states after the latest rows
-        (of the first ``written``, those in the database) whose number is a multiple of
-        ``save_every`` and whose entries are all still in effect (the next undos start there)."""
-        written = len(rows) if written is None else written
-        walk, counts, touched, walks = corrections.Walk(), [], [], {}
-        for n, event in enumerate(rows, 1):
-            walk.low = walk.count
-            walk.step(event)
-            counts.append(walk.count)
-            touched.append(walk.low)
-            if n % self.save_every == 0 and n <= written:
-                walks[n] = walk.trimmed(saved_states.KEEP)
-        lowest, still = len(rows) and counts[-1], {}  # lowest: the fewest events in effect since row n
-        for n in range(len(rows), 0, -1):
-            if n in walks and counts[n - 1] <= lowest and (depth is None or counts[n - 1] <= depth):
-                still.setdefault(counts[n - 1], n)
-            lowest = min(lowest, touched[n - 1])
-        keep = dict(sorted(still.items())[-saved_states.KEEP_SAVED :])  # events in effect -> row
-        effective = walk.out if depth is None else walk.out[:depth]
-        saves = []
-        try:
-            game = info.start()
-            for k, event in enumerate(effective):
-                if k in keep:
-                    saves.append((keep[k], k, saved_states.dumps(game, walks[keep[k]])))
-                game.apply(event)
-            if len(effective) in keep:
-                at = keep[len(effective)]
-                saves.append((at, len(effective), saved_states.dumps(game, walks[at])))
-        except RuleError as err:  # e.g. the stored log of an older version of the rules
-            raise Unreplayable(f"the rules engine refuses the stored events of this game: {err.message}") from err
-        unsaved = len(rows) - max(keep.values(), default=0)
-        return _Known(len(rows), game, walk, unsaved), saves
-
-    def _save_states(self, gid: str, saves: list[tuple[int, int, bytes]]) -> None:
+    def save_states(self, gid: str, saves: list[tuple[int, int, bytes]]) -> None:
         """Keep these saved states, each (row, events in effect, data): a cache, one that cannot be
         written only makes a later page slower."""
         if not saves:
             return
         try:
-            self.tables.save_states(gid, saved_states.version(), saves, _now())
+            self.tables.save_states(gid, saved.version(), saves, _now())
         except Exception as err:  # noqa: BLE001
             log.warning("game %s: %d saved states were not written (%s)", gid, len(saves), err)
 
-    def _journal_at(self, info: GameInfo, seq: int) -> Journal:
+    def journal_at(self, info: GameInfo, seq: int) -> Journal:
         """The journal of the game after its first ``seq`` rows (a restored game's older entries,
         fetched when first needed: the Log's full history, the charts); the latest few kept, since
         the states after the next undos and redos start from the same saved states."""
@@ -472,7 +385,10 @@ class Store:
         with self._cache_lock:
             journal = self._heads.get(key)
         if journal is None:
-            journal = self._replay(info, corrections.Walk.of(self.rows(info.id, 0, seq)).out).journal
+            try:
+                journal = replay(self, info, [r.event for r in self.rows(info.id, 0, seq)], written=0)[0].game.journal
+            except Unplayable as err:
+                raise Unreplayable(err.message) from err
         with self._cache_lock:
             self._heads[key] = journal
             self._heads.move_to_end(key)
@@ -480,19 +396,30 @@ class Store:
                 self._heads.popitem(last=False)
         return journal
 
-    def _remember(self, gid: str, known: _Known) -> _Known:
+    def _remember(self, gid: str, known: Timeline) -> Timeline:
         """Cache ``known``; save it in the database when enough rows were read since the last save."""
         if known.unsaved >= self.save_every:  # (if it cannot be written, it is tried again as many rows later)
-            self._save_states(gid, [(known.seq, known.walk.count, saved_states.dumps(known.game, known.walk))])
+            self.save_states(gid, [(known.seq, known.walk.count, saved.dumps(known.game, known.walk))])
             known = replace(known, unsaved=0)
         self._cache_put(gid, known)
         return known
 
     def append(self, gid: str, expected_seq: int, event: dict, token: str | None = None) -> int:
-        """Append one event (or an undo) if ``expected_seq`` is current; return the new seq.
+        """Append one event (an undo, a redo, a going back) if ``expected_seq`` is current; return
+        the new seq (``enter``: the new timeline)."""
+        return self._enter(gid, expected_seq, event, token)[0]
 
-        Raises Stale, Refused or NotFound.  A token already used returns the seq that
-        its event produced, without writing anything (idempotent retries).
+    def enter(self, gid: str, expected_seq: int, event: dict, token: str | None = None) -> Timeline:
+        """Append one event (or an undo, a redo, a going back) if ``expected_seq`` is current;
+        return the timeline after it, to render from (a token already used: the game now)."""
+        seq, known = self._enter(gid, expected_seq, event, token)
+        return known or self.timeline(gid)
+
+    def _enter(self, gid: str, expected_seq: int, event: dict, token: str | None) -> tuple[int, Timeline | None]:
+        """(the new seq, the timeline after it).
+
+        Raises Stale, Refused or NotFound.  A token already used returns (the seq that its event
+        produced, None), without writing anything (idempotent retries).
 
         The new state is worked out first (the state at a seq is fixed by the log); the write then
         checks the token and the seq again and inserts the row in one transaction of the tables
@@ -505,26 +432,63 @@ class Store:
         if token is not None:
             earlier = self.tables.token_seq(gid, token)
             if earlier is not None:
-                return earlier
+                return earlier, None
         current = self.tables.seq(gid)
         if expected_seq != current:
             raise Stale(expected_seq, current)
-        known = self._next_state(info, current, event)
-        if known is None:  # accepted as a no-op: the ``done`` of a phase that ended by itself
-            return current
-        status, seq = self.tables.append(gid, expected_seq, json.dumps(event), token, _now())
+        now = self.timeline(info.id)
+        if now.seq != current:  # written meanwhile
+            raise Stale(current, now.seq)
+        row = self._row_for(now, event)
+        try:
+            known = now.advance([row])
+        except NothingEntered:  # accepted as a no-op: the ``done`` of a phase that ended by itself
+            return current, now
+        except RuleError as err:
+            raise Refused(err.message, getattr(err, "rule", None)) from err
+        return self._write(gid, expected_seq, row, token, known)
+
+    def _row_for(self, now: Timeline, event: dict) -> dict:
+        """The log row ``event`` is written as (a going back: with the events it brings back);
+        Refused if the log has nothing for an undo or a redo to do."""
+        kind = event["type"]
+        if kind == UNDO and not now.walk.taken_count:
+            raise Refused("there is nothing to undo")
+        if kind == REDO and not now.walk.back:
+            raise Refused(
+                "there is nothing to restore: no entry was undone since the last one entered "
+                "(the Log's full history still shows every entry ever made)"
+            )
+        if kind == AMEND:
+            raise Refused('a correction is sent to /games/<id>/amend: {"seq", "index", "event"}')
+        if kind == GO_BACK:
+            to = event.get("to")
+            if type(to) is not int or not 1 <= to < now.seq:
+                raise Refused(
+                    f"to must be the seq of an earlier row of the log, from 1 to {now.seq - 1} "
+                    "(the game's history lists them)"
+                    if now.seq > 1
+                    else "there is no earlier row to go back to"
+                )
+            return now.go_back(to)
+        return event
+
+    def _write(self, gid: str, expected_seq: int, row: dict, token: str | None, known: Timeline):
+        """Write ``row`` at ``expected_seq``: (its seq, ``known`` cached), or (the seq a token already
+        used produced, None); Stale if another row was written meanwhile."""
+        status, seq = self.tables.append(gid, expected_seq, json.dumps(row), token, _now())
         if status == "token":
-            return seq
+            return seq, None
         if status == "stale":
             raise Stale(expected_seq, seq)
-        self._remember(gid, known)
-        return seq
+        return seq, self._remember(gid, known)
 
     def amend(self, gid: str, expected_seq: int, index: int, event: dict, token: str | None = None) -> dict:
         """Correct the effective entry ``index`` (as export counts them) to ``event``: one log row.
 
-        Returns {"seq", "kept", "set_aside"}; raises Stale, Refused (the corrected entry does not
-        fit where it stands) or NotFound.  A token already used returns the seq it produced."""
+        Returns {"seq", "kept", "set_aside"} (kept: how many later entries stay in effect); raises
+        Stale, Refused (the corrected entry does not fit where it stands) or NotFound.  A token
+        already used returns the seq it produced."""
         event = normalise_event(event)
         if event["type"] in events.STORE_EVENTS:
             raise Refused("an entry is corrected by a decision of the table, not by an undo or a correction")
@@ -538,117 +502,30 @@ class Store:
         if expected_seq != current:
             raise Stale(expected_seq, current)
         out = self.correction(gid, index, event, current)
-        status, seq = self.tables.append(gid, expected_seq, json.dumps(out["row"]), token, _now())
-        if status == "token":
+        seq, known = self._write(gid, expected_seq, out["row"], token, out["timeline"])
+        if known is None:
             return {"seq": seq, "kept": None, "set_aside": None}
-        if status == "stale":
-            raise Stale(expected_seq, seq)
-        self._remember(gid, _Known(seq, out["game"], out["walk"], seq))
-        return {"seq": seq, "kept": out["kept"], "set_aside": out["set_aside"]}
+        return {"seq": seq, "kept": len(out["kept"]), "set_aside": out["set_aside"]}
 
     def correction(self, gid: str, index: int, event: dict, at: int | None = None) -> dict:
         """What correcting entry ``index`` to ``event`` would do (nothing is written): the row, the
-        state after it, kept, set_aside, and the changes in words against the game now."""
-        info = self.get_game(gid)
-        rows = self.rows(gid)
-        if at is not None:
-            rows = rows[:at]
-        walk = corrections.Walk.of(rows)
+        timeline after it, kept, set_aside, their words, and the changes in words against the game now."""
         try:
-            out = corrections.correct(info.start(), walk.out, index, normalise_event(event))
+            return self.timeline(gid, at).correction(index, normalise_event(event))
         except RuleError as err:
             raise Refused(err.message, getattr(err, "rule", None)) from err
-        now = self._known(gid, len(rows)).game.snapshot()
-        out["changes"] = corrections.changes(now, out["game"].snapshot())
-        walk.step(out["row"])
-        out["walk"] = walk
-        return out
 
     def set_aside(self, gid: str) -> list[dict]:
         """The entries the latest correction in effect set aside, each with whether it fits now."""
-        known = self._known(gid)
-        latest = known.walk.latest_amend
-        if latest is None:
-            return []
-        walk = known.walk if latest["index"] >= known.walk.base else corrections.Walk.of(self.rows(gid, 0, known.seq))
-        effective, index = walk.out, latest["index"] - walk.base
-        if index >= len(effective) or effective[index] != latest["event"]:
-            return []  # that correction has been undone
-        entered_again = effective[index + 1 + latest["kept"] :]
-        waiting = list(latest["set_aside"])
-        for event in entered_again:  # each entered again once (equal entries count one by one)
-            if event in waiting:
-                waiting.remove(event)
-        return corrections.why_set_aside(known.game, waiting)
-
-    def _next_state(self, info: GameInfo, current: int, event: dict) -> _Known | None:
-        """The game after ``event`` entered at seq ``current`` (Refused if the rules refuse it;
-        None if the rules accept it as a no-op, with nothing to write)."""
-        now = self._known(info.id)
-        if now.seq != current:  # written meanwhile
-            raise Stale(current, now.seq)
-        if event["type"] in (UNDO, REDO):
-            if event["type"] == UNDO and not now.walk.taken_count:
-                raise Refused("there is nothing to undo")
-            if event["type"] == REDO and not now.walk.back:
-                raise Refused(
-                    "there is nothing to restore: no entry was undone since the last one entered "
-                    "(the Log's full history still shows every entry ever made)"
-                )
-            return self._build(info, current, extra=({"type": event["type"]},))
-        game, walk = now.game.fork(), now.walk.copy()
-        try:
-            if not game.apply(event):
-                return None
-        except RuleError as err:
-            raise Refused(err.message, getattr(err, "rule", None)) from err
-        walk.step(event)
-        return _Known(current + 1, game, walk, now.unsaved + 1)
-
-    @staticmethod
-    def _replay(info: GameInfo, events: list[dict]) -> Game:
-        try:
-            game = info.start()
-            for event in events:
-                game.apply(event)
-            return game
-        except RuleError as err:  # e.g. the stored log of an older version of the rules
-            raise Unreplayable(f"the rules engine refuses the stored events of this game: {err.message}") from err
+        return self.timeline(gid).set_aside()
 
     # -- what happened -------------------------------------------------------------
     def changes_since(self, gid: str, seq: int, limit: int = 20) -> list[str]:
         """Journal texts of the log rows after ``seq`` (what a stale view missed)."""
-        info = self.get_game(gid)
-        now = self._known(gid)
-        seq = max(0, min(seq, now.seq))
-        rows = self.rows(gid, seq, now.seq)
-        if not any(r.event.get("type") in REWRITES for r in rows):
-            # the usual case (a phone tapped a moment too late): no replay, the journal has it all
-            journal = now.game.journal
-            out = [meanwhile.entry_text(j) for j in journal[len(journal) - len(rows) :]] if rows else []
-            return out if len(out) <= limit else [f"({len(out) - limit} earlier changes)"] + out[-limit:]
-        if now.walk.latest_amend is not None:  # a correction rewrote the log: its words
-            out = [
-                f"Corrected entry {r.event['index'] + 1}" if r.event.get("type") == AMEND
-                else {UNDO: "Undone", REDO: "Restored"}.get(r.event.get("type"), r.event.get("type", "?"))
-                for r in rows
-            ]  # fmt: skip
-            return out[-limit:]
-        out = self._walk_meanwhile(info, seq, rows)
-        if len(out) > limit:
-            out = [f"({len(out) - limit} earlier changes)"] + out[-limit:]
-        return out
-
-    def _walk_meanwhile(self, info: GameInfo, seq: int, rows: list[Row]) -> list[str]:
-        """The journal texts of ``rows``, the log rows after row ``seq`` (assistant/meanwhile.py),
-        played from the lowest point they reach back to."""
-        moves = [row.event for row in rows]
-        top = meanwhile.lowest(self._known(info.id, seq).walk.count, moves)
-        start = self._build(info, seq, depth=top)  # the game after the first ``top`` events, the walk at ``seq``
         try:
-            return meanwhile.texts(start.game, start.walk.out[top - start.walk.base :], moves)
-        except RuleError as err:
-            raise Unreplayable(f"the rules engine refuses a stored event: {err.message}") from err
+            return self.timeline(gid).words_since(seq, limit)
+        except Unplayable as err:
+            raise Unreplayable(err.message) from err
 
     # -- transcripts ---------------------------------------------------------------
     def export(self, gid: str) -> dict:
@@ -660,7 +537,7 @@ class Store:
             known = self._known(gid)
             journal = known.game.journal
             # a long game restored from a saved state: its older entries from the log, not replayed
-            head = None if journal.fetched else corrections.Walk.of(self.rows(gid, 0, known.seq)).out
+            head = None if journal.fetched else known.effective()
             events = known.game.transcript_events(head)
         except Unreplayable:  # the log the engine refuses is still taken away whole, as stored
             events = effective_events(self.rows(gid))
@@ -704,7 +581,7 @@ class Store:
                 event = normalise_event(event)
             except Refused as err:
                 raise ImportRefused(err.message, index) from err
-            if event["type"] in (UNDO, REDO):
+            if event["type"] in STORE_EVENTS:
                 raise ImportRefused(
                     f"a transcript holds the events in effect; {event['type']} is not one of them", index
                 )
@@ -724,10 +601,10 @@ class Store:
             ],
         )
         if len(accepted) >= self.save_every:  # a long game: states to start from, saved on the way
-            known, saves = self._replay_log(self.get_game(gid), accepted)
-            self._save_states(gid, saves)
+            known, saves = replay(self, self.get_game(gid), accepted)
+            self.save_states(gid, saves)
         else:
-            known = _Known(len(accepted), game, corrections.Walk.of_events(accepted), len(accepted))
+            known = fresh(self, self.get_game(gid), game, accepted)
         self._cache_put(gid, known)
         return gid
 
@@ -740,7 +617,7 @@ class Store:
             self._cache.move_to_end(gid)
             return hit.game
 
-    def _cache_put(self, gid: str, known: _Known) -> None:
+    def _cache_put(self, gid: str, known: Timeline) -> None:
         with self._cache_lock:
             old = self._cache.get(gid)
             if old is not None and old.seq > known.seq:
@@ -760,9 +637,17 @@ def tables_for(target: str):
     return SQLiteTables(target)
 
 
+def _stored_event(text: str) -> dict:
+    """A log row's event as stored (the one place rows are read: assistant/log/walk.py)."""
+    try:
+        return read_row(text)
+    except ValueError as err:
+        raise Damaged("database disk image is malformed: a stored row is not readable") from err
+
+
 def _stored_json(text: str):
     """A JSON column as stored; garbage inside a row (which SQLite's own check cannot see) is damage."""
     try:
         return json.loads(text)
     except ValueError as err:
-        raise sqlite3.DatabaseError("database disk image is malformed: a stored row is not readable") from err
+        raise Damaged("database disk image is malformed: a stored row is not readable") from err

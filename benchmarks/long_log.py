@@ -9,7 +9,7 @@ meanwhile), and the export; then the same through the web app (Flask's test clie
 (cold) page of a new app, an undo and a stale post through the JSON door, the export (cold: a new
 app's first) and the Log's full history.
 
-A long game's state is saved in the database every ``saved_states.EVERY`` rows; ``--no-saved``
+A long game's state is saved in the database every ``assistant/log/saved.py``'s EVERY rows; ``--no-saved``
 measures the same without saved states (every worker replays the log from its start).
 """
 
@@ -24,7 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from assistant import saved_states, transcript  # noqa: E402
+from assistant import transcript
+from assistant.log import saved as saved_states  # noqa: E402
 from assistant.store import Stale, Store  # noqa: E402
 from assistant.web import create_app  # noqa: E402
 from tests.project_games import bidding_war  # noqa: E402

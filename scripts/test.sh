@@ -2,8 +2,9 @@
 # Install what the tests need on a fresh machine (the package with its `test` extra, Debian's
 # chromium for the browser tests and postgresql for the PostgreSQL store), lint, then run every test.
 #   bash scripts/test.sh --quick   the quick subset (about a minute): the rules engine, the web app
-#                                  through Flask's test client, the store and the look-alike names;
-#                                  no browser, no server process (markers in tests/conftest.py)
+#                                  through Flask's test client, the store (tests/store) and the
+#                                  look-alike names; no browser, no server process, no slow playouts
+#                                  (markers in tests/conftest.py)
 # Other arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,8 +13,8 @@ if [ "${1:-}" = "--quick" ]; then
   shift
   python -m pip install -q -e '.[test]'
   python -m ruff check .
-  exec python -m pytest -q -m "not browser and not server" \
-    tests/rules tests/web tests/robustness/test_lookalike_names.py tests/test_hypothesis_profile.py "$@"
+  exec python -m pytest -q -m "not browser and not server and not slow" \
+    tests/rules tests/web tests/store tests/robustness/test_lookalike_names.py tests/test_hypothesis_profile.py "$@"
 fi
 
 # Debian's packages the tests use: chromium (browser tests) and postgresql (the PostgreSQL store's

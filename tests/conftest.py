@@ -39,16 +39,28 @@ os.environ.setdefault("RSS_CREATE_LIMIT", "1000000/600")
 
 # Kinds of tests, marked by what they use (so a new test is marked by writing it the usual way):
 # ``browser`` tests drive a real Chromium, ``server`` tests start the real server in a process of
-# its own.  ``bash scripts/test.sh --quick`` runs the rest: the rules engine, the web app through
-# Flask's test client, the store, the look-alike names (README, "Set-up").
+# its own; ``slow`` tests play many games.  ``bash scripts/test.sh --quick`` runs the rest: the rules
+# engine, the web app through Flask's test client, the store (tests/store), the look-alike names
+# (README, "Set-up").
 BROWSER_FIXTURES = {"browser", "live", "live_server"}
 SERVER_FIXTURES = {"server_factory"}
 SERVER_MODULES = {"test_server", "test_restart", "test_packaging"}
+# ``slow`` tests play many games through the engine (playouts, previews of every event, random logs):
+# the full suite runs them, ``--quick`` does not
+SLOW_MODULES = {"test_random_playouts"}
+SLOW_TESTS = {
+    "test_previews_equal_the_game_after_the_event",
+    "test_every_event_form_is_accepted_by_the_engine",
+    "test_two_ci_runs_draw_the_same_examples",
+    "test_the_image_is_drawn_with_the_bundled_font",
+    "test_a_store_starting_from_saved_states_answers_as_the_replay",
+}
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "browser: drives a real browser (Chromium via Playwright)")
     config.addinivalue_line("markers", "server: starts the real server (or a built wheel) in a process of its own")
+    config.addinivalue_line("markers", "slow: plays many games through the engine (not in the quick subset)")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -60,6 +72,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
         if fixtures & SERVER_FIXTURES or item.module.__name__.rsplit(".", 1)[-1] in SERVER_MODULES:
             item.add_marker(pytest.mark.server)
+        if item.module.__name__.rsplit(".", 1)[-1] in SLOW_MODULES or getattr(item, "originalname", "") in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
 
 
 # A throw-away PostgreSQL cluster for the whole session (tests/pgcluster.py), started only when a

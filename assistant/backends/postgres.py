@@ -195,7 +195,7 @@ class PostgresTables:
                 )
             )
 
-    # -- saved states (a cache of the log's replay: assistant/saved_states.py) ----------
+    # -- saved states (a cache of the log's replay: assistant/log/saved.py) ----------
     def saved_state(self, gid: str, version: str, upto: int, events: int) -> tuple[int, bytes] | None:
         """(seq, data) of the latest state saved by ``version`` at or before row ``upto`` with at
         most ``events`` events in effect, or None."""
@@ -206,6 +206,14 @@ class PostgresTables:
                 [gid, version, upto, events],
             ).fetchone()
         return None if row is None else (row[0], bytes(row[1]))
+
+    def saved_states_of(self, version: str) -> list[tuple[str, int, bytes]]:
+        """(game id, row, data) of every state saved by ``version`` (check-db, copy-db)."""
+        with self.pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT game_id, seq, data FROM saved_states WHERE version = %s ORDER BY game_id, seq", [version]
+            ).fetchall()
+        return [(gid, seq, bytes(data)) for gid, seq, data in rows]
 
     def save_states(self, gid: str, version: str, states: list[tuple[int, int, bytes]], created: str) -> None:
         """Keep the states (row, events in effect, data), in one transaction (one already saved at a

@@ -151,7 +151,7 @@ class SQLiteTables:
         q = "SELECT seq, event, token, created FROM events WHERE game_id = ? AND seq > ? AND seq <= ? ORDER BY seq"
         return self._db().conn.execute(q, [gid, after, 2**62 if upto is None else upto]).fetchall()
 
-    # -- saved states (a cache of the log's replay: assistant/saved_states.py) ----------
+    # -- saved states (a cache of the log's replay: assistant/log/saved.py) ----------
     def saved_state(self, gid: str, version: str, upto: int, events: int) -> tuple[int, bytes] | None:
         """(seq, data) of the latest state saved by ``version`` at or before row ``upto`` with at
         most ``events`` events in effect, or None."""
@@ -159,6 +159,11 @@ class SQLiteTables:
                ORDER BY seq DESC LIMIT 1"""
         row = self._db().conn.execute(q, [gid, version, upto, events]).fetchone()
         return None if row is None else (row[0], bytes(row[1]))
+
+    def saved_states_of(self, version: str) -> list[tuple[str, int, bytes]]:
+        """(game id, row, data) of every state saved by ``version`` (check-db, copy-db)."""
+        q = "SELECT game_id, seq, data FROM saved_states WHERE version = ? ORDER BY game_id, seq"
+        return [(gid, seq, bytes(data)) for gid, seq, data in self._db().conn.execute(q, [version])]
 
     def save_states(self, gid: str, version: str, states: list[tuple[int, int, bytes]], created: str) -> None:
         """Keep the states (row, events in effect, data), in one transaction (one already saved at a

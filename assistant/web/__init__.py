@@ -6,9 +6,9 @@ import os
 
 from flask import Flask
 
-from assistant import dbcheck, dburl, saved_states
-from assistant.store import Store
-from assistant.web import assets, csrf, errors, headers, secret, templating
+from assistant.log import saved
+from assistant.web import assets, csrf, db, errors, headers, secret, templating
+from assistant.web.db import get_store  # noqa: F401 - the views' way to the store (web/db.py)
 from assistant.web.hosts import HostCheck
 from assistant.web.paths import STATIC, TEMPLATES
 from assistant.web.poll import FastPoll
@@ -36,7 +36,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
         SESSION_REFRESH_EACH_REQUEST=False,  # no Set-Cookie on every poll: the cookie is sent when it changes
         LAN_IP=None,  # override the detected LAN address used for the join link / QR code
-        SAVE_EVERY=saved_states.EVERY,  # a long game's state is saved in the database every N rows
+        SAVE_EVERY=saved.EVERY,  # a long game's state is saved in the database every N rows
     )
     if os.environ.get("RSS_DB"):
         app.config["DATABASE"] = os.environ["RSS_DB"]
@@ -45,19 +45,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
-    app.config["DATABASE"] = dburl.check(str(app.config["DATABASE"]))  # a file, or a postgresql:// URL
-    if not dburl.is_postgres(app.config["DATABASE"]):
-        os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
-    if app.config.get("DATABASE_CHECK"):  # serve: refuse a damaged or unexpectedly empty file (DamagedDatabase)
-        app.extensions["rss_db_report"] = dbcheck.check_before_start(
-            app.config["DATABASE"], app.instance_path, named=bool(app.config.get("DATABASE_NAMED"))
-        )
+    store = db.init_app(app)  # the store (web/db.py): the database checked, then opened
     secret.configure(app)
-
-    app.extensions["rss_store"] = Store(app.config["DATABASE"], save_every=max(1, int(app.config["SAVE_EVERY"])))
-    if app.config.get("DATABASE_CHECK") and not dburl.is_postgres(app.config["DATABASE"]):
-        dbcheck.remember(app.config["DATABASE"], app.instance_path)  # its file now exists
-    app.wsgi_app = FastPoll(app.wsgi_app, app.extensions["rss_store"])  # the poll's 204 without Flask
+    app.wsgi_app = FastPoll(app.wsgi_app, store)  # the poll's 204 without Flask
     app.extensions["rss_rendered"] = RenderedCache()
 
     from assistant.web.views import api, board, correct, helpers, home, install, play, resume, scores, share, table
@@ -80,9 +70,3 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.init_app(app)
     app.wsgi_app = HostCheck(app.wsgi_app)  # a malformed Host is a 400 before Flask binds its URLs
     return app
-
-
-def get_store() -> Store:
-    from flask import current_app
-
-    return current_app.extensions["rss_store"]

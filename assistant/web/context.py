@@ -8,8 +8,8 @@ from functools import cached_property
 
 from flask import abort
 
-from assistant import corrections
-from assistant.rules import RuleError, registry
+from assistant.log.walk import UNDOS_WITHOUT_CONFIRM
+from assistant.rules import registry
 from assistant.rules.core import preview
 from assistant.store import NotFound
 from assistant.web import labels, menu
@@ -47,6 +47,7 @@ class TableView(SeatsView, BoardView, AcquisitionView):
         corp: str | None = None,
         entered: bool = False,
         everything: bool = False,
+        timeline=None,
     ):
         try:
             self.info = store.get_game(gid)
@@ -54,7 +55,9 @@ class TableView(SeatsView, BoardView, AcquisitionView):
             abort(404, description="There is no game at this address. Check the link or the QR code.")
         self.store = store
         self.gid = gid
-        self.seq, self.game = store.state(gid)
+        # the game's timeline (assistant/log/timeline.py): the one a post just made, else the store's
+        self.timeline = timeline if timeline is not None and timeline.info.id == gid else store.timeline(gid)
+        self.seq, self.game = self.timeline.seq, self.timeline.game
         self.ruleset = registry.of(self.game)  # names, colours and phases of this game
         self.error = error
         self.attempted = attempted  # the refused event, to show the refusal at its form
@@ -226,39 +229,40 @@ class TableView(SeatsView, BoardView, AcquisitionView):
     @cached_property
     def set_aside(self) -> list[dict]:
         """Entries the latest correction set aside, each with whether it fits now (Log view)."""
-        return self.store.set_aside(self.gid)
+        return self.timeline.set_aside()
+
+    @cached_property
+    def latest_correction(self) -> dict | None:
+        """The latest correction still in effect, in words, with its banker's list (Log view)."""
+        return self.timeline.latest_correction()
+
+    @cached_property
+    def undo_names(self) -> str | None:
+        """What Undo takes back when it is a correction or a going back, in words (else None)."""
+        return self.timeline.undo_names()
 
     @cached_property
     def undone(self) -> list[dict]:
         """The entries undone since the last new one, the next to restore first, in words."""
-        entries = self.store.undone(self.gid, self.seq)
-        out, game = [], self.game.fork()
-        for n, entry in enumerate(entries, 1):
-            text = None
-            if entry.get("type") != "amend" and game is not None:
-                try:
-                    game.apply(entry)
-                    text = game.journal[-1].get("text")
-                except RuleError:
-                    game = None
-            out.append({"n": n, "text": text or f"the correction of entry {entry.get('index', 0) + 1}"})
-        return out
+        return self.timeline.undone_words()
 
     @cached_property
     def undos_in_a_row(self) -> int:
         """How many undos end the log: past a few in a row, the next one asks again, louder."""
-        return self.store.undos_in_a_row(self.gid, self.seq)
+        return self.timeline.walk.undos_at_end
 
     @property
     def many_undos(self) -> bool:
-        return self.undos_in_a_row >= corrections.UNDOS_WITHOUT_CONFIRM
+        return self.undos_in_a_row >= UNDOS_WITHOUT_CONFIRM
 
     @cached_property
-    def full_log(self) -> list[str] | None:
-        """Every entry ever made, undone ones included (``?history=everything``), oldest first."""
+    def full_log(self) -> list[dict] | None:
+        """Every row of the log in words (``?history=everything``), oldest first: entries undone
+        ones included, undos, restores, corrections, going back; {"seq", "text"}."""
         if not self.everything:
             return None
-        return self.store.changes_since(self.gid, 0, limit=10**9)
+        words = self.timeline.row_words(0)
+        return [{"seq": seq, "text": text} for seq, text in enumerate(words, 1) if text is not None]
 
     @property
     def can_undo(self) -> bool:

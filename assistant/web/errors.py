@@ -9,7 +9,7 @@ from flask import Flask, Response, current_app, jsonify, render_template, reques
 from werkzeug.exceptions import BadRequest, Conflict, HTTPException, InternalServerError, ServiceUnavailable
 
 from assistant.backends.sqlite import DatabaseVanished
-from assistant.store import Unreplayable
+from assistant.store import Damaged, Unreplayable
 
 
 def wants_json() -> bool:
@@ -90,6 +90,11 @@ def _database(err: sqlite3.DatabaseError):
     return _handle(error)
 
 
+def _damaged_row(err: Damaged):
+    """A stored row the store cannot read (any backend): the database is damaged, 503."""
+    return _database(sqlite3.DatabaseError(err.message))
+
+
 def _postgres(err):
     """PostgreSQL failed under a request (down, restarting, unreachable): say so, 503."""
     current_app.logger.error("PostgreSQL error on %s %r: %s", request.method, request.path[:200], err)
@@ -108,6 +113,7 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(psycopg.Error, _postgres)
         app.register_error_handler(psycopg_pool.PoolTimeout, _postgres)
     app.register_error_handler(Unreplayable, _unreplayable)
+    app.register_error_handler(Damaged, _damaged_row)
     app.register_error_handler(RecursionError, _too_deep)
     app.register_error_handler(HTTPException, _handle)
     app.register_error_handler(InternalServerError, _unexpected)

@@ -185,7 +185,7 @@ def test_damage_found_while_serving_gives_a_clear_503(tmp_path, kind):
         answers = []
         for gid in gids:
             # the page and the state may read different rows: a state starts from the latest saved
-            # state (saved_states.py), a finished game's page replays the whole game for its charts
+            # state (assistant/log/saved.py), a finished game's page replays the whole game for its charts
             page_status, _, page = client.request("GET", f"/games/{gid}", headers={"Accept": "text/html"})
             json_status, body = client.json("GET", f"/games/{gid}/state")
             answers.append((page_status, json_status))

@@ -184,7 +184,7 @@ def test_web_answers_agree_after_the_catch_up(app, client, tmp_path):
 
 
 def test_what_a_stale_phone_missed_is_listed_exactly(store):
-    from assistant.meanwhile import entry_text
+    from assistant.log.meanwhile import entry_text
 
     data = load_transcript()
     events = table_events(data)

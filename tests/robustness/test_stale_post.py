@@ -14,7 +14,7 @@ import random
 import time
 from types import SimpleNamespace
 
-from assistant.meanwhile import entry_text
+from assistant.log.meanwhile import entry_text
 from assistant.rules import RuleError, events_of
 from assistant.rules.core.game import Game
 from assistant.rules.registry import STARS

@@ -11,7 +11,7 @@ import pytest
 
 from assistant import migrations
 from assistant.rules.registry import CLASSIC
-from assistant.store import Stale, Store
+from assistant.store import Damaged, Stale, Store
 
 CLASSIC_PLAYERS = ["Amy", "Brian", "Crystal"]
 
@@ -81,7 +81,7 @@ def test_a_game_that_names_no_ruleset_is_damage_not_a_stars_game(tmp_path):
     conn.close()
     store = Store(path)
     try:
-        with pytest.raises(sqlite3.DatabaseError, match="names no ruleset"):
+        with pytest.raises(Damaged, match="names no ruleset"):
             store.get_game(gid)
     finally:
         store.close()

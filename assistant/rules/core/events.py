@@ -65,8 +65,11 @@ EVENTS: Mapping[str, EventType] = _declare(
     EventType("undo", {}, None, "Undo", level=STORE),
     # the most recently undone entry back, while nothing new has been entered since
     EventType("redo", {}, None, "Restore", level=STORE),
-    # a correction of an entry made long ago, as one log row (assistant/corrections.py)
+    # a correction of an entry made long ago, as one log row (assistant/log/corrections.py)
     EventType("amend", {"index": int}, None, "Correct an entry", level=STORE),
+    # the game as it was after an earlier row ``to`` of its log (assistant/log/walk.py; the store
+    # keeps ``to``: it is no field the engine reads)
+    EventType("go_back", {}, None, "Go back", level=STORE),
 )
 
 # Every field any event may carry, with its type (anything else is not part of an event).
@@ -81,6 +84,7 @@ COMMON = ("reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire"
 UNDO = "undo"
 REDO = "redo"
 AMEND = "amend"
+GO_BACK = "go_back"
 
 
 def declared(kind) -> EventType | None:

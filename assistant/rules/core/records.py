@@ -1,7 +1,7 @@
 """A game's records: the journal, one entry per accepted event, oldest first.
 
 A game replayed from its start holds every entry.  A game restored from a saved state (the store's
-``assistant/saved_states.py``) holds only its latest entries, which is all a page needs; the older
+``assistant/log/saved.py``) holds only its latest entries, which is all a page needs; the older
 ones (``base`` of them) are fetched by the ``load`` function the store gives (it returns the
 journal as it was saved, or at least its first ``base`` entries), on first need (the Log's full
 history, the charts, the correction of an old entry), once, and shared by every fork of that game.

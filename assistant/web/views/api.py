@@ -6,10 +6,11 @@ import json
 
 from flask import Blueprint, abort, jsonify, make_response, request
 
-from assistant import corrections, saved_states, transcript
+from assistant import transcript
+from assistant.log import saved, walk
 from assistant.store import NotFound, Refused, Stale, check_token
-from assistant.web import get_store
 from assistant.web.csrf import exempt, is_json_request
+from assistant.web.db import get_store
 
 bp = Blueprint("api", __name__, url_prefix="/games")
 
@@ -79,10 +80,10 @@ def post_event(gid: str):
     if (
         event.get("type") == "undo"
         and body.get("confirm") is not True
-        and store.undos_in_a_row(gid) >= corrections.UNDOS_WITHOUT_CONFIRM
+        and store.undos_in_a_row(gid) >= walk.UNDOS_WITHOUT_CONFIRM
     ):
         return _bad(
-            f"{corrections.UNDOS_WITHOUT_CONFIRM} entries have just been undone in a row: to undo another, send "
+            f"{walk.UNDOS_WITHOUT_CONFIRM} entries have just been undone in a row: to undo another, send "
             '"confirm": true with it (undone entries can be restored with {"type": "redo"}).',
             422,
         )
@@ -123,7 +124,7 @@ def export(gid: str):
     """The transcript; a download that is already up to date (If-None-Match) is a 304, not built again."""
     info = _game_or_404(gid)
     store = get_store()
-    tag = f"{store.seq(gid)}-{saved_states.version()[:8]}"  # the log's length, and the rules' version
+    tag = f"{store.seq(gid)}-{saved.version()[:8]}"  # the log's length, and the rules' version
     if request.if_none_match.contains(tag):
         resp = make_response("", 304)
     else:
@@ -143,7 +144,7 @@ def history(gid: str):
     info = _game_or_404(gid)
     store = get_store()
     rows = store.rows(gid)
-    texts = store.changes_since(gid, 0, limit=10**9)
+    texts = store.timeline(gid, rows[-1].seq if rows else 0).row_words(0)  # one per row
     data = {
         "format": "rss-table-history",
         "version": 1,

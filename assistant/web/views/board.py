@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from flask import Blueprint, make_response, render_template
 
-from assistant.web import get_store, lan
+from assistant.web import lan
+from assistant.web.db import get_store
 from assistant.web.screen import BoardScreen
 
 bp = Blueprint("board", __name__, url_prefix="/games")

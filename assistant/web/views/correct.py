@@ -1,35 +1,35 @@
-"""Correcting an entry made long ago, on a phone (issue 16): pick the entry in the Log, enter what
-really happened (the engine's own choices at that point), see what will change, then apply it as
-one entry of the log; the entries that no longer fit are set aside and can be entered again."""
+"""Rewriting the log from a phone, as one entry of it each (undone whole by one Undo):
+
+* correcting an entry made long ago (issue 16): pick the entry in the Log, enter what really
+  happened (the engine's own choices at that point), see what will change, then apply it; the
+  entries that no longer fit are set aside and can be entered again;
+* going back to any earlier state (issue 27): from the Log's full history, "Go back to here", a
+  confirmation naming what changes, then the ``go_back`` row."""
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from assistant.store import Refused, Stale
-from assistant.web import get_store, menu
+from assistant.rules import RuleError
+from assistant.store import Refused, Stale, normalise_event
+from assistant.web import menu
+from assistant.web.db import get_store
 from assistant.web.views.table import view
 
 bp = Blueprint("correct", __name__, url_prefix="/games")
 
 
-def _before(gid: str, index: int):
+def _before(v, index: int):
     """The game just before effective entry ``index`` (its menu is what could be entered there)."""
-    store = get_store()
-    info = store.get_game(gid)
-    effective = store.events(gid)
-    if not 0 <= index < len(effective):
+    if not 0 <= index < v.timeline.walk.count:
         abort(404, description="There is no such entry to correct.")
-    game = info.start()
-    for event in effective[:index]:
-        game.apply(event)
-    return game, effective[index]
+    return v.timeline.game_before(index)
 
 
 @bp.get("/<gid>/correct/<int:index>")
 def choose(gid: str, index: int):
     v = view(gid)
-    game, entry = _before(gid, index)
+    game = _before(v, index)
     groups = menu.build(game.legal_actions(), game.snapshot(), game.ruleset)
     text = v.game.journal[index].get("text", "") if index < len(v.game.journal) else ""
     return render_template("correct/choose.html", v=v, index=index, entry_text=text, groups=groups)
@@ -44,8 +44,8 @@ def preview(gid: str, index: int):
         abort(400, description=str(err))
     text = v.game.journal[index].get("text", "") if index < len(v.game.journal) else ""
     try:
-        out = get_store().correction(gid, index, event)
-    except Refused as err:
+        out = v.timeline.correction(index, normalise_event(event))
+    except (Refused, RuleError) as err:
         return render_template("correct/preview.html", v=v, index=index, entry_text=text, error=err.message), 422
     new_text = out["game"].journal[index].get("text", "")
     return render_template(
@@ -65,6 +65,37 @@ def apply(gid: str, index: int):
         get_store().amend(gid, seq, index, event, token=request.form.get("token") or None)
     except Stale:
         return redirect(url_for("correct.choose", gid=gid, index=index), code=303)
+    except Refused as err:
+        abort(422, description=err.message)
+    return redirect(url_for("table.view_page", gid=gid, name="log"), code=303)
+
+
+def _back_or_404(v, to: int) -> dict:
+    if not 1 <= to < v.seq:
+        abort(404, description="There is no such earlier row to go back to.")
+    return v.timeline.go_back_preview(to)
+
+
+@bp.get("/<gid>/back/<int:to>")
+def back(gid: str, to: int):
+    """The confirmation of going back to the game as it was after row ``to``: what changes."""
+    v = view(gid, view="log")
+    out = _back_or_404(v, to)
+    words = v.timeline.row_words(to - 1)[:1]
+    return render_template("correct/back.html", v=v, to=to, out=out, row_text=(words or [None])[0] or f"row {to}")
+
+
+@bp.post("/<gid>/back/<int:to>")
+def go_back(gid: str, to: int):
+    view(gid)
+    try:
+        seq = int(request.form.get("seq", ""))
+    except ValueError:
+        abort(400, description="The form is missing its seq: reload the page.")
+    try:
+        get_store().enter(gid, seq, {"type": "go_back", "to": to}, token=request.form.get("token") or None)
+    except Stale:
+        return redirect(url_for("correct.back", gid=gid, to=to), code=303)
     except Refused as err:
         abort(422, description=err.message)
     return redirect(url_for("table.view_page", gid=gid, name="log"), code=303)

@@ -27,9 +27,9 @@ from flask import Blueprint, abort, g, render_template, request, url_for
 from markupsafe import Markup
 
 from assistant.rules import RuleError, registry
-from assistant.web import get_store
 from assistant.web import helpers_context as hc
 from assistant.web.charts import history_charts
+from assistant.web.db import get_store
 from assistant.web.views.table import view
 
 bp = Blueprint("helpers", __name__)

@@ -9,8 +9,9 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 
 from assistant.rules import registry
 from assistant.store import ImportRefused, Refused
-from assistant.web import cards, get_store, limits
+from assistant.web import cards, limits
 from assistant.web.csrf import is_json_request
+from assistant.web.db import get_store
 from assistant.web.labels import colors, two_handed_seats
 from assistant.web.seats import mark_host
 

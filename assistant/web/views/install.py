@@ -7,8 +7,8 @@ from flask import Blueprint, current_app, jsonify, send_from_directory, url_for
 
 from assistant.rules import registry
 from assistant.store import NotFound
-from assistant.web import get_store
 from assistant.web.assets import static_url
+from assistant.web.db import get_store
 
 bp = Blueprint("install", __name__)
 

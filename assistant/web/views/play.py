@@ -9,8 +9,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 
 from assistant.store import Refused, Stale
-from assistant.web import get_store
 from assistant.web.context import VIEW_KEYS
+from assistant.web.db import get_store
 from assistant.web.menu import FormError, event_from_form
 from assistant.web.seats import seat_of
 from assistant.web.views.table import render_region, view
@@ -63,12 +63,12 @@ def _submit(gid: str, event: dict | None, form_error: str | None = None, seq=Non
     if form_error or seq is None:
         return _answer(gid, 422, error=form_error or "The form is missing its seq: reload the page.")
     try:
-        store.append(gid, seq, event, token=token or request.form.get("token") or None)
+        timeline = store.enter(gid, seq, event, token=token or request.form.get("token") or None)
     except Stale as err:
         return _answer(gid, 409, stale=store.changes_since(gid, err.expected))
     except Refused as err:
         return _answer(gid, 422, error=err.message, attempted=event, error_rule=err.rule)
-    return _answer(gid, 200)
+    return _answer(gid, 200, timeline=timeline)  # the view renders from the new timeline: no second fetch
 
 
 @bp.post("/<gid>/act")

@@ -8,7 +8,8 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from assistant.rules import RuleError, registry
 from assistant.store import ImportRefused
-from assistant.web import get_store, limits
+from assistant.web import limits
+from assistant.web.db import get_store
 from assistant.web.resume import FI, OFFER, OUT, UNAVAILABLE, ResumeForm
 from assistant.web.scorecheck import MAX_PLAYERS, FormError
 from assistant.web.seats import mark_host

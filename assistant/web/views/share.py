@@ -6,8 +6,9 @@ from __future__ import annotations
 from flask import Blueprint, abort, make_response, render_template, request
 
 from assistant.rules import RuleError
-from assistant.web import get_store, share
+from assistant.web import share
 from assistant.web.context import TableView
+from assistant.web.db import get_store
 from assistant.web.scorecheck import FormError, ScoreForm
 
 bp = Blueprint("share", __name__)

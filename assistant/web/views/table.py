@@ -6,8 +6,8 @@ from flask import Blueprint, abort, current_app, make_response, redirect, render
 from markupsafe import Markup
 
 from assistant.store import NotFound
-from assistant.web import get_store
 from assistant.web.context import VIEW_KEYS, TableView
+from assistant.web.db import get_store
 from assistant.web.seats import set_seat
 
 bp = Blueprint("table", __name__, url_prefix="/games")

@@ -1,25 +1,68 @@
-"""Correcting an entry made long ago (issue 16): the corrected entry in its place, every later entry
-that still fits kept, the first that no longer fits and all after it set aside (not lost).
+"""The walk of a game's log rows, without the engine: which entries are in effect, undone, corrected
+or set aside.  It knows every kind of row the store writes:
 
-The whole correction is one row of the log, ``{"type": "amend", "index": k, "event": {...},
-"kept": n, "set_aside": [...]}``, worked out once, when it is entered, by the engine: ``index``
-counts the effective table events (as ``/export`` lists them) from 0.  ``effective_events`` reads
-the log with undo and corrections applied; one undo takes a correction back whole.
+* a table event: a new entry in effect (what was undone before it can no longer be restored);
+* ``{"type": "undo"}``: takes back the latest entry still in effect (an event, a correction or a
+  going back, each as a whole);
+* ``{"type": "redo"}``: brings back the latest entry undone, while nothing new was entered since;
+* ``{"type": "amend", "index": k, "event": {...}, "kept": [...], "set_aside": [...]}``: a correction
+  (``corrections.py``): entry ``k`` becomes ``event``; ``kept`` lists which of the entries after it
+  stay in effect, in order, by their place after entry ``k`` (0: the entry right after it).  Rows
+  written before corrections kept every entry that still fits hold a count there instead: the
+  first ``kept`` entries after ``k``, as they were replayed then;
+* ``{"type": "go_back", "to": R, "index": k, "events": [...]}``: the game becomes what it was after
+  row ``R``: the effective events from ``k`` on are replaced by ``events`` (the store works them out
+  when it writes the row, ``Walk.go_back``).
+
+Rows are read in one place, ``read_row`` (the store's tables hand them over as stored JSON).
 """
 
 from __future__ import annotations
 
-from assistant.rules import RuleError
-from assistant.rules.core.events import AMEND, REDO, UNDO
+import json
+
+from assistant.rules.core.events import AMEND, GO_BACK, REDO, UNDO
+
+UNDOS_WITHOUT_CONFIRM = 3  # past this many undos in a row, the next one must be confirmed again
+JUMPS = (AMEND, GO_BACK)  # rows that replace the effective events from an index on
+
+
+def read_row(text: str) -> dict:
+    """A stored row's event, as the walk and the engine read it (ValueError: not readable)."""
+    return json.loads(text)
+
+
+def kept_entries(row: dict, later: list) -> list:
+    """The entries after a correction's ``index`` that it kept in effect, in order (``later``: the
+    effective entries after it when it was entered)."""
+    kept = row.get("kept") or 0
+    if isinstance(kept, int):  # a row written before corrections kept every entry that still fits
+        return list(later[:kept])
+    return [later[i] for i in kept]
+
+
+def kept_places(row: dict, later: int) -> list[int]:
+    """The places (0: right after the corrected entry) of the entries a correction kept, of ``later``."""
+    kept = row.get("kept") or 0
+    return list(range(min(kept, later))) if isinstance(kept, int) else list(kept)
+
+
+def kept_count(row: dict) -> int:
+    kept = row.get("kept") or 0
+    return kept if isinstance(kept, int) else len(kept)
+
+
+def new_tail(row: dict, old: list) -> list:
+    """The effective events a correction or a going back puts in place of ``old`` (the effective
+    events from its index on)."""
+    if row.get("type") == GO_BACK:
+        return list(row["events"])
+    return [row["event"], *kept_entries(row, old[1:])]
 
 
 def effective_events(rows) -> list[dict]:
-    """The log with undo and corrections applied: each undo takes back the latest entry still in
-    effect (an event, or a correction as a whole)."""
+    """The log with undo, restores, corrections and going back applied."""
     return Walk.of(rows).out
-
-
-UNDOS_WITHOUT_CONFIRM = 3  # past this many undos in a row, the next one must be confirmed again
 
 
 class TooShort(Exception):
@@ -47,7 +90,8 @@ class Walk:
         self.taken_count = 0  # entries in effect, in all
         self.back: list[tuple] = []  # undone, most recent last: ("event", event) or ("amend", row)
         self.undos_at_end = 0
-        self.latest_amend: dict | None = None  # the latest correction row of the log, in effect or not
+        # the latest correction or going back of the log, in effect or not (its words: meanwhile.py)
+        self.latest_amend: dict | None = None
         self.low = 0
 
     @classmethod
@@ -68,8 +112,16 @@ class Walk:
 
     @property
     def undone(self) -> list[dict]:
-        """What a redo can bring back, the next one first."""
+        """What a redo can bring back, the next one first (a correction or a going back as its row)."""
         return [entry for _kind, entry in reversed(self.back)]
+
+    @property
+    def last_taken(self) -> dict | None:
+        """The row of the latest entry in effect if it is a correction or a going back (what an
+        undo takes back whole), else None."""
+        if self.taken and self.taken[-1][0] == "amend":
+            return self.taken[-1][3]
+        return None
 
     def copy(self) -> Walk:
         out = Walk()
@@ -126,11 +178,11 @@ class Walk:
                 if again == "event":
                     self._push(entry)
                 else:
-                    self._amend(entry)
-        elif kind == AMEND:
+                    self._jump(entry)
+        elif kind in JUMPS:
             self.back.clear()
             self.latest_amend = event
-            self._amend(event)
+            self._jump(event)
         else:
             self.back.clear()
             self._push(event)
@@ -149,74 +201,20 @@ class Walk:
         self.low = min(self.low, index)
         return old
 
-    def _amend(self, row: dict) -> None:
+    def _jump(self, row: dict) -> None:
+        """A correction or a going back: the effective events from its index on replaced."""
         k = row["index"]
         old = self._cut(k)
-        self.out.extend([row["event"], *old[1 : 1 + row["kept"]]])
+        self.out.extend(new_tail(row, old))
         self.taken.append(("amend", k, old, row))
         self.taken_count += 1
 
-
-def correct(start, effective: list[dict], index: int, event: dict) -> dict:
-    """The correction of entry ``index`` to ``event``, played from ``start`` (the game before the
-    first entry): ``{"row": the log row, "game": the state after it, "kept": n, "set_aside": [...]}``.
-    RuleError when the corrected entry itself does not fit where it stands."""
-    if type(index) is not int or not 0 <= index < len(effective):
-        raise RuleError(
-            f"There is no entry {index!r} to correct: the game has {len(effective)} entries (0 to {len(effective) - 1})."
-        )
-    game = start
-    for earlier in effective[:index]:
-        game.apply(earlier)
-    if not game.apply(event):  # RuleError: the corrected entry does not fit
-        raise RuleError("That phase has already ended by itself (nobody could act in it): there is nothing to end.")
-    later = effective[index + 1 :]
-    kept = 0
-    for entry in later:
-        try:
-            if not game.apply(entry):  # the ``done`` of a phase that now ends by itself: not kept
+    def go_back(self, target: Walk, to: int) -> dict:
+        """The row that makes this walk's effective events ``target``'s (the walk after row ``to``):
+        both must hold the events from the log's start (``Walk.of`` the rows)."""
+        k = 0
+        for mine, theirs in zip(self.out, target.out, strict=False):
+            if mine != theirs:
                 break
-        except RuleError:
-            break
-        kept += 1
-    set_aside = later[kept:]
-    row = {"type": AMEND, "index": index, "event": event, "kept": kept, "set_aside": set_aside}
-    return {"row": row, "game": game, "kept": kept, "set_aside": set_aside}
-
-
-def why_set_aside(game, entries: list[dict]) -> list[dict]:
-    """Each set-aside entry against the game now: whether it fits, and if not, why."""
-    out = []
-    for entry in entries:
-        try:
-            game.preview(entry)
-        except RuleError as err:
-            out.append({"event": entry, "fits": False, "reason": err.message})
-        else:
-            out.append({"event": entry, "fits": True, "reason": "It fits now: it can be entered again."})
-    return out
-
-
-def changes(before: dict, after: dict, limit: int = 8) -> list[str]:
-    """What a correction changes, in words, from two snapshots ("Doppler AG's treasury 14 → 15")."""
-    out = []
-    for name, p in before.get("players", {}).items():
-        q = after.get("players", {}).get(name, {})
-        if p.get("cash") != q.get("cash"):
-            out.append(f"{name}'s money {p.get('cash')} → {q.get('cash')}")
-    fi, gi = before.get("foreign_investor", {}), after.get("foreign_investor", {})
-    if fi.get("cash") != gi.get("cash"):
-        out.append(f"the foreign investor's money {fi.get('cash')} → {gi.get('cash')}")
-    corps = dict.fromkeys([*before.get("corporations", {}), *after.get("corporations", {})])
-    for name in corps:
-        c, d = before.get("corporations", {}).get(name), after.get("corporations", {}).get(name)
-        if c is None or d is None:
-            out.append(f"{name} {'is formed' if c is None else 'is gone'}")
-            continue
-        if c.get("cash") != d.get("cash"):
-            out.append(f"{name}'s treasury {c.get('cash')} → {d.get('cash')}")
-        if c.get("share_price") != d.get("share_price"):
-            out.append(f"{name}'s share price {c.get('share_price')} → {d.get('share_price')}")
-    if before.get("turn") != after.get("turn") or before.get("phase") != after.get("phase"):
-        out.append(f"turn {before.get('turn')}·{before.get('phase')} → {after.get('turn')}·{after.get('phase')}")
-    return out if len(out) <= limit else [*out[:limit], f"and {len(out) - limit} more"]
+            k += 1
+        return {"type": GO_BACK, "to": to, "index": k, "events": target.out[k:]}

@@ -6,11 +6,14 @@ corrections, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import io
 import random
 
 import pytest
 
-from assistant import corrections, saved_states, transcript
+from assistant import transcript
+from assistant.log import saved as saved_states
+from assistant.log.walk import TooShort, Walk
 from assistant.rules import events_of
 from assistant.store import Store
 from tests.project_games import bidding_war
@@ -22,7 +25,7 @@ EVERY = 4
 def _replayed(store: Store, gid: str):
     """The game after its log, replayed from its start by the engine alone (the reference)."""
     rows = store.rows(gid)
-    walk = corrections.Walk.of(rows)
+    walk = Walk.of(rows)
     game = store.get_game(gid).start()
     for event in walk.out:
         game.apply(event)
@@ -59,7 +62,8 @@ def _check(target: str, gid: str, rng: random.Random) -> None:
 
 
 def _play(store: Store, gid: str, rng: random.Random) -> None:
-    """One random step of a table: mostly a legal entry, sometimes an undo, a redo or a correction."""
+    """One random step of a table: mostly a legal entry, sometimes an undo, a redo, a correction or
+    a going back."""
     seq, game = store.state(gid)
     roll = rng.random()
     if roll < 0.15 and len(game.journal):
@@ -76,6 +80,9 @@ def _play(store: Store, gid: str, rng: random.Random) -> None:
             store.amend(gid, seq, index, effective[index])
         except Exception as err:  # noqa: BLE001
             pytest.fail(f"correcting entry {index} to itself was refused: {err}")
+        return
+    if roll < 0.31 and seq > 1:  # go back to any earlier row (issue 27)
+        store.append(gid, seq, {"type": "go_back", "to": rng.randrange(1, seq)})
         return
     if game.game_over:
         return
@@ -160,16 +167,16 @@ def test_a_damaged_or_foreign_saved_state_is_replayed_instead(tmp_path):
 
 def test_a_saved_walk_refuses_to_reach_further_back_than_it_holds():
     events = [{"type": "bid", "n": n} for n in range(10)]
-    whole = corrections.Walk.of_events(events)
+    whole = Walk.of_events(events)
     saved = whole.trimmed(3)
     assert (saved.base, saved.count, saved.taken_count) == (7, 10, 10)
     walk = saved.restart()
     for _ in range(3):
         walk.step({"type": "undo"})
     assert walk.low == 7 and walk.out == [] and walk.undone == events[7:]
-    with pytest.raises(corrections.TooShort):
+    with pytest.raises(TooShort):
         walk.step({"type": "undo"})
-    with pytest.raises(corrections.TooShort):
+    with pytest.raises(TooShort):
         saved.restart().step({"type": "amend", "index": 6, "event": events[6], "kept": 3, "set_aside": []})
     amended = saved.restart()
     amended.step({"type": "amend", "index": 8, "event": {"type": "bid", "n": 80}, "kept": 1, "set_aside": []})
@@ -186,3 +193,81 @@ def test_the_server_saves_states_as_often_as_its_setting_says(tmp_path, monkeypa
     app = create_app({"DATABASE": str(tmp_path / "a.sqlite3"), "SECRET_KEY": "t", "INSTANCE_PATH": str(tmp_path)})
     with app.app_context():
         assert get_store().save_every == every
+
+
+class _OpensAFile:
+    """A pickle that, loaded by a plain unpickler, creates the file ``path``."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+class _RunsACommand:
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __reduce__(self):
+        import os
+
+        return (os.system, (f"touch {self.path}",))
+
+
+@pytest.mark.parametrize("gadget", [_OpensAFile, _RunsACommand])
+def test_a_planted_state_whose_loading_would_create_a_file_is_never_loaded(store_target, tmp_path, capsys, gadget):
+    """A row with the right version digest, planted in the database: the server, check-db and
+    copy-db treat it as absent (with a warning), and the file is never created."""
+    import pickle
+
+    from assistant import copydb, dbcheck
+
+    marker = tmp_path / "created-by-a-saved-state"
+    store = Store(store_target, save_every=10**9)  # no state of its own saved
+    gid = store.import_transcript(_long_game(40))
+    seq, walk = store.seq(gid), Walk.of(store.rows(gid))
+    data = pickle.dumps({"game": gadget(marker), "walk": walk.trimmed(saved_states.KEEP)})
+    store.tables.save_states(gid, saved_states.version(), [(seq, walk.count, data)], "")
+    assert store.tables.saved_state(gid, saved_states.version(), 10**9, 10**9) == (seq, data)
+    reference = _replayed(store, gid)[0].snapshot()
+    fresh = Store(store_target, save_every=EVERY)  # would start from the planted state
+    try:
+        assert fresh.state(gid)[1].snapshot() == reference
+    finally:
+        fresh.close()
+    assert not marker.exists()
+    capsys.readouterr()
+    assert dbcheck.main(["--db", store_target]) == 0
+    said = capsys.readouterr().out
+    assert f"WARNING: game {gid}: the state saved at row {seq} is not used" in said and "OK:" in said
+    target = Store(str(tmp_path / "copy.sqlite3"))
+    try:
+        out = io.StringIO()
+        assert copydb.copy(store, target, out)[2] == []
+        assert f"warning: game {gid}: the state saved at row {seq} is not used" in out.getvalue()
+        assert target.state(gid)[1].snapshot() == reference
+    finally:
+        target.close()
+        store.close()
+    assert not marker.exists()
+
+
+def test_the_version_digest_covers_the_walk_and_the_timeline(tmp_path, monkeypatch):
+    """A saved state depends on the log's code wherever it lives: changing one of its files changes the digest."""
+    import shutil
+
+    package = tmp_path / "assistant"
+    shutil.copytree(saved_states._PACKAGE / "rules", package / "rules", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(saved_states._PACKAGE / "log", package / "log", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(saved_states, "_PACKAGE", package)
+    digest = saved_states.version.__wrapped__
+    first = digest()
+    assert first == digest()
+    for changed in ("log/walk.py", "log/timeline.py", "log/saved.py", "rules/core/game.py"):
+        path = package / changed
+        text = path.read_text()
+        path.write_text(text + "\n# changed\n")
+        assert digest() != first, changed
+        path.write_text(text)
+        assert digest() == first

@@ -119,3 +119,37 @@ def test_counts_of_new_games_are_per_client_and_window_and_the_size_is_known(sto
     assert tables.count_action("10.0.0.5", "new_game", 103) == 1  # and older windows are dropped
     assert tables.count_action("10.0.0.5", "new_game", 100) == 1
     assert tables.size() > 0
+
+
+def test_same_seq_writes_race_at_the_tables_and_exactly_one_wins_each_round(pg_url):
+    """The (game_id, seq) key is PostgreSQL's writers' lock: ten connections, released together,
+    each try to write the same row, round after round; exactly one is written each time, the others
+    are told the game moved on (without the key, two transactions that both read the same highest
+    seq would both insert the next)."""
+    from assistant.backends.postgres import PostgresTables
+
+    store = Store(pg_url)
+    gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
+    writers = [PostgresTables(pg_url) for _ in range(10)]
+    rounds = 40
+    try:
+        for seq in range(rounds):
+            answers = [None] * len(writers)
+            start = threading.Barrier(len(writers))
+
+            def write(n, seq=seq, answers=answers, start=start):
+                start.wait()
+                answers[n] = writers[n].append(gid, seq, f'{{"type": "pass", "n": {n}}}', None, "t")
+
+            threads = [threading.Thread(target=write, args=(n,)) for n in range(len(writers))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert sorted(status for status, _ in answers) == ["stale"] * 9 + ["written"], (seq, answers)
+        seqs = [row[0] for row in writers[0].rows(gid, 0, None)]
+        assert seqs == list(range(1, rounds + 1)), "one row per seq, none twice"
+    finally:
+        for w in writers:
+            w.close()
+        store.close()

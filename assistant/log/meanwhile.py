@@ -1,0 +1,208 @@
+"""What happened meanwhile, in words: the journal texts of log rows a phone did not see (a stale
+post is answered with them, the Log's full history and the history export list them).
+
+The log is a walk on a tree of effective-event lists: an event goes down to a child, an undo back
+up to the parent, a redo down again to the node it came from; and the text of an event depends
+only on the node it is applied at.  ``texts`` lays out the tree without the engine, from the
+lowest node the rows reach (``lowest``: the effective events below it are untouched meanwhile);
+then one replay from there gives the texts of the events after it and the states of the nodes
+where the walk branches off, and each new node is computed once from its parent's state: undoing
+and entering the same event again costs nothing, however often it happens.  A state is copied only
+for a node with several new children (the last one takes the parent's state itself).
+
+A correction or a going back jumps to another node: up to the entry it replaces, then down its new
+events; an undo goes back to the node where the latest entry in effect started, whatever it was.
+Those are walked from the game's start (the store's walk knows a log that holds one).
+"""
+
+from __future__ import annotations
+
+import json
+
+from assistant.log.walk import kept_count, new_tail
+from assistant.rules.core.events import AMEND, GO_BACK, REDO, UNDO, label
+
+
+def entry_text(entry: dict) -> str:
+    """A journal entry in words, with what the engine did by itself after it."""
+    text = str(entry.get("text", ""))
+    auto = [str(a) for a in entry.get("auto") or []]
+    return text + (" (then: " + "; ".join(auto) + ")" if auto else "")
+
+
+def event_words(event: dict) -> str:
+    """An event the engine has no words for here (it does not fit), named by its label and fields."""
+    fields = [str(v) for k, v in event.items() if k != "type"]
+    return str(label(event.get("type", "?"))) + (": " + ", ".join(fields) if fields else "")
+
+
+def lowest(count: int, rows: list[dict]) -> int:
+    """The fewest effective events there are while ``rows`` (plain events, undos and redos) are
+    read after a log with ``count`` of them."""
+    depth, top, back = count, count, 0
+    for event in rows:
+        kind = event.get("type")
+        if kind == UNDO:
+            back += depth > 0
+            depth = max(0, depth - 1)
+        elif kind == REDO:
+            depth, back = (depth + 1, back - 1) if back else (depth, back)
+        else:
+            depth, back = depth + 1, 0
+        top = min(top, depth)
+    return top
+
+
+def jump_label(row: dict) -> str:
+    """A correction or a going back, named as what an undo takes back or a redo brings back."""
+    if row.get("type") == GO_BACK:
+        return f"going back to row {row.get('to')}"
+    if row.get("type") == AMEND:
+        return f"the correction of entry {int(row.get('index', 0)) + 1}"
+    return str(label(row.get("type", "?")))
+
+
+def texts(game, prefix: list[dict], rows: list[dict]) -> list[str]:
+    """The texts of ``rows`` read after the effective events ``prefix`` played on ``game`` (the game
+    at the lowest point the rows reach: ``lowest``, or the game's start with no prefix when a row
+    before them corrects or goes back); ``game`` is played on.  An undo or a redo that changes
+    nothing has no text.  RuleError if the engine refuses an event."""
+    # pass 1: the tree, and the walk on it as (node before, node after or None, what: a new event,
+    # "redo", "undo", "jump" or None, the words' subject: a node or a _Jump)
+    chain = [_Node(None, 0)]
+    for event in prefix:
+        chain.append(chain[-1].child(_key(event), new=False, event=event))
+    walk: list[tuple] = []
+    node = chain[-1]
+    taken = [(a, b, b) for a, b in zip(chain, chain[1:], strict=False)]  # entries in effect: (from, to, subject)
+    back: list[tuple] = []  # the entries undone since the last new entry: what a redo brings back
+    for event in rows:
+        kind = event.get("type")
+        if kind == UNDO:
+            if not taken:
+                walk.append((node, None, None, None))
+                continue
+            entry = taken.pop()
+            back.append(entry)
+            walk.append((node, entry[0], "undo", entry[2]))
+            node = entry[0]
+            continue
+        if kind == REDO:
+            if not back:
+                walk.append((node, None, None, None))
+                continue
+            entry = back.pop()
+            taken.append(entry)
+            walk.append((node, entry[1], "redo", entry[2]))
+            node = entry[1]
+            continue
+        back.clear()
+        if kind in (AMEND, GO_BACK):
+            target = node
+            while target.depth > event["index"]:
+                target = target.parent
+            old = []
+            at = node
+            while at is not target:
+                old.append(at.event)
+                at = at.parent
+            for new in new_tail(event, old[::-1]):
+                key = _key(new)
+                known = target.children.get(key)
+                child = known or target.child(key, new=True, event=new)
+                if not known:
+                    walk.append((target, child, new, None))  # computed, no words of its own
+                target = child
+            jump = _Jump(event, target)
+            walk.append((node, target, "jump", jump))
+            taken.append((node, target, jump))
+            node = target
+            continue
+        key = _key(event)
+        known = node.children.get(key)
+        child = known or node.child(key, new=True, event=event)
+        walk.append((node, child, None if known else event, child))
+        taken.append((node, child, child))
+        node = child
+    # pass 2: one replay of the prefix; the states where new events are applied
+    for node, event in zip(chain, prefix, strict=False):
+        if node.fresh_children:
+            node.state = game.fork()
+        game.apply(event)
+        node.children[_key(event)].text = entry_text(game.journal[-1])
+    chain[-1].state = game
+    # pass 3: the walk, each new node computed once from its parent's state
+    out: list[str | None] = []
+    for before, after, what, subject in walk:
+        if after is None:  # an undo (or redo) with nothing left to take back changes nothing
+            out.append(None)
+            continue
+        if isinstance(what, dict):  # a new node: its state from its parent's
+            before.fresh_children -= 1
+            state = before.state if not before.fresh_children else before.state.fork()
+            if not before.fresh_children:
+                before.state = None  # its last new child takes it over
+            state.apply(what)
+            after.state = state if after.fresh_children else None
+            after.text = entry_text(state.journal[-1])
+            if subject is None:
+                continue
+        if what == "redo":
+            out.append("Restored: " + subject.text)
+        elif what == "undo":
+            out.append("Undone: " + subject.text)
+        elif what == "jump":
+            out.append(subject.words())
+        else:
+            out.append(after.text)
+    return out
+
+
+class _Jump:
+    """A correction or a going back, as the words name it once the nodes it reaches have their texts."""
+
+    __slots__ = ("row", "target")
+
+    def __init__(self, row: dict, target: _Node):
+        self.row, self.target = row, target
+
+    @property
+    def text(self) -> str:
+        return jump_label(self.row)
+
+    def words(self) -> str:
+        row = self.row
+        if row.get("type") == GO_BACK:
+            return f"Went back to the game as it was after row {row.get('to')}"
+        node = self.target
+        while node.depth > row["index"] + 1:
+            node = node.parent
+        kept, aside = kept_count(row), len(row.get("set_aside") or [])
+        tail = f" ({kept} later {_entries(kept)} kept" + (f", {aside} set aside)" if aside else ")")
+        return f"Corrected entry {row['index'] + 1}: {node.text}{tail}"
+
+
+def _entries(n: int) -> str:
+    return "entry" if n == 1 else "entries"
+
+
+def _key(event: dict) -> str:
+    return json.dumps(event, sort_keys=True)
+
+
+class _Node:
+    """A list of effective events, as a node of the tree a log walks on."""
+
+    __slots__ = ("parent", "depth", "event", "children", "fresh_children", "state", "text")
+
+    def __init__(self, parent: _Node | None, depth: int, event: dict | None = None):
+        self.parent, self.depth, self.event = parent, depth, event
+        self.children: dict[str, _Node] = {}
+        self.fresh_children = 0  # children the rows create (not on the prefix)
+        self.state = None  # the engine game at this node, while a new child still needs it
+        self.text: str | None = None  # the journal text of the event leading here
+
+    def child(self, key: str, new: bool, event: dict | None = None) -> _Node:
+        node = self.children[key] = _Node(self, self.depth + 1, event)
+        self.fresh_children += new
+        return node
