@@ -10,7 +10,7 @@ import json
 import sys
 
 from .rules import RuleError, registry
-from .rules.core import position
+from .rules.core import position, position_shape
 
 FORMAT = "rss-table-transcript"
 
@@ -39,9 +39,8 @@ def new_game(data: dict):
     at its start or, for a transcript with a ``position`` (FORMAT-position.md), where the table resumed."""
     ruleset = registry.get(data.get("game", registry.DEFAULT))
     if data.get("position") is not None:
-        return position.resume(
-            ruleset, data["players"], data.get("options") or [], data["position"], persons=data.get("persons")
-        )
+        start = position_shape.check_position(data["position"])  # its shape, before the engine reads it
+        return position.resume(ruleset, data["players"], data.get("options") or [], start, persons=data.get("persons"))
     return ruleset.create(
         data["players"], data.get("options") or [], deck=data.get("deck"), persons=data.get("persons")
     )

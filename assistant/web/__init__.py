@@ -8,7 +8,7 @@ from flask import Flask
 
 from assistant import dbcheck, dburl, saved_states
 from assistant.store import Store
-from assistant.web import assets, csrf, errors, headers, secret, templating
+from assistant.web import assets, costly, csrf, deadlines, errors, headers, secret, templating
 from assistant.web.hosts import HostCheck
 from assistant.web.paths import STATIC, TEMPLATES
 from assistant.web.poll import FastPoll
@@ -59,6 +59,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         dbcheck.remember(app.config["DATABASE"], app.instance_path)  # its file now exists
     app.wsgi_app = FastPoll(app.wsgi_app, app.extensions["rss_store"])  # the poll's 204 without Flask
     app.extensions["rss_rendered"] = RenderedCache()
+    costly.init_app(app)  # costly work takes turns, its results kept (issue 26)
 
     from assistant.web.views import api, board, correct, helpers, home, install, play, resume, scores, share, table
 
@@ -78,6 +79,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     assets.init_app(app)  # hashed static files (WhiteNoise) and compressed responses
     headers.init_app(app)
     errors.init_app(app)
+    deadlines.init_app(app)  # a request past RSS_REQUEST_SECONDS: 503 (issue 26)
     app.wsgi_app = HostCheck(app.wsgi_app)  # a malformed Host is a 400 before Flask binds its URLs
     return app
 

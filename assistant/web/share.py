@@ -6,6 +6,7 @@ bundled DejaVu Sans (assistant/web/fonts/, its licence beside it): no system fon
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,6 +44,10 @@ class Result:
             out += ["", *self.lines]
         return "\n".join(out) + "\n"
 
+    def key(self) -> str:
+        """What the result shows, as one text (two results that show the same draw the same image)."""
+        return json.dumps([self.title, self.subtitle, self.rows, self.lines, self.chart], sort_keys=True, default=str)
+
     def layout(self) -> dict:
         """Sizes of the drawing: the rows, then the chart and its legend."""
         row = ROW_DETAIL if any(r.get("detail") for r in self.rows) else ROW
@@ -66,15 +71,20 @@ class Result:
         return render_template("share/result.svg", r=self, box=self.layout(), palette=PALETTE, chart_w=CHART_WIDTH)
 
     def png(self) -> bytes:
-        return bytes(
-            resvg_py.svg_to_bytes(
-                svg_string=self.svg(),
-                skip_system_fonts=True,
-                font_files=FONT_FILES,
-                font_family="DejaVu Sans",
-                sans_serif_family="DejaVu Sans",
-            )
+        return svg_to_png(self.svg())
+
+
+def svg_to_png(svg: str) -> bytes:
+    """The drawing as a PNG image, with the bundled fonts only."""
+    return bytes(
+        resvg_py.svg_to_bytes(
+            svg_string=svg,
+            skip_system_fonts=True,
+            font_files=FONT_FILES,
+            font_family="DejaVu Sans",
+            sans_serif_family="DejaVu Sans",
         )
+    )
 
 
 def of_game(v) -> Result:

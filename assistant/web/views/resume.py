@@ -8,7 +8,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from assistant.rules import RuleError, registry
 from assistant.store import ImportRefused
-from assistant.web import get_store, limits
+from assistant.web import get_store, limits, trial
 from assistant.web.resume import FI, OFFER, OUT, UNAVAILABLE, ResumeForm
 from assistant.web.scorecheck import MAX_PLAYERS, FormError
 from assistant.web.seats import mark_host
@@ -43,17 +43,20 @@ def table():
     try:
         form = ResumeForm.read(request.values)
     except FormError as err:
-        return _start(str(err), 422)
+        return _start(str(err), err.status)
     if request.method == "GET":
         return render_template("resume/table.html", form=form, ruleset=form.ruleset, holders=HOLDERS)
     limits.check_new_game(get_store())
+    status = 422
     try:
-        gid = get_store().import_transcript(form.transcript())
-    except (FormError, RuleError) as err:
-        error = getattr(err, "message", None) or str(err)
+        gid = trial.import_transcript(form.transcript())
+    except FormError as err:
+        error, status = str(err), err.status
+    except RuleError as err:
+        error = err.message
     except ImportRefused as err:
         error = err.reason
     else:
         mark_host(gid)
         return redirect(url_for("table.page", gid=gid), code=303)
-    return render_template("resume/table.html", form=form, ruleset=form.ruleset, holders=HOLDERS, error=error), 422
+    return render_template("resume/table.html", form=form, ruleset=form.ruleset, holders=HOLDERS, error=error), status
