@@ -18,9 +18,6 @@ import os
 import signal
 import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
-from concurrent.futures.process import BrokenProcessPool
 
 from flask import current_app
 from werkzeug.exceptions import ServiceUnavailable
@@ -78,47 +75,68 @@ def forkserver():
     return ctx
 
 
-def _painter_starts() -> None:
-    """In the painter process: end with its parent, and give way to the tables' requests."""
-    end_with_parent()
-    os.nice(NICE)
-
-
 def end_with_parent() -> None:
-    """Linux: this process is killed when its parent dies (PR_SET_PDEATHSIG)."""
+    """In a child of the fork server: it ends when the worker does (even after a kill -9 of it).
+
+    The fork server exits once no process holds its "alive" pipe any more, and every child it
+    forks gets a copy (to start processes of its own, which ours never do): so the child lets go
+    of it, and the kernel kills the child when its parent, the fork server, is gone
+    (Linux: PR_SET_PDEATHSIG).  The worker's death then ends the fork server, which ends them."""
+    from multiprocessing import forkserver as fs
+
+    server = getattr(fs, "_forkserver", None)
+    alive = getattr(server, "_forkserver_alive_fd", None)
+    if alive is not None:
+        os.close(alive)
+        server._forkserver_alive_fd = None
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
         except (OSError, AttributeError):
             pass
+        if os.getppid() == 1:  # the fork server ended already
+            os._exit(1)
 
 
-class Painter:
-    """Turns SVG drawings into PNG images in a process of its own: resvg holds the GIL for the
-    whole drawing (0.2 s for a result image), which in the worker would stall every other request
-    of it; in the painter process it stalls nothing, at low priority.  Started on first use."""
-
-    def __init__(self):
-        self._pool: ProcessPoolExecutor | None = None
-        self._lock = threading.Lock()
-
-    def png(self, svg: str) -> bytes:
-        from assistant.web.share import svg_to_png
-
-        with self._lock:
-            if self._pool is None:
-                self._pool = ProcessPoolExecutor(1, mp_context=forkserver(), initializer=_painter_starts)
-            pool = self._pool
-        seconds = deadline.remaining()
-        try:
-            return pool.submit(svg_to_png, svg).result(timeout=None if seconds is None else max(seconds, 0.1))
-        except FutureTimeout:
+def in_a_child(target, args: tuple, seconds: float):
+    """``target(*args)`` in a child process of the fork server, its answer back; ``TooLong`` when it
+    has not answered within ``seconds`` (it is then killed), ``ChildDied`` when it died without one.
+    The child is a daemon: a worker that stops takes it along."""
+    ctx = forkserver()
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_answer, args=(send, target, args), name="rss-child", daemon=True)
+    child.start()
+    send.close()
+    left = deadline.remaining()  # the start of the first child also starts the fork server: it counts
+    wait = seconds if left is None else max(min(seconds, left), 0)
+    try:
+        if not receive.poll(wait):
+            raise deadline.TooLong(request_seconds())
+        return receive.recv()
+    except EOFError:  # it died without a word: past its CPU limit (SIGXCPU), or killed
+        child.join(1)
+        if child.exitcode in (-signal.SIGXCPU, -signal.SIGKILL):
             raise deadline.TooLong(request_seconds()) from None
-        except BrokenProcessPool:
-            with self._lock:
-                if self._pool is pool:
-                    self._pool = None
-            raise Busy(description="The drawing could not be made: try again.", retry_after=RETRY_AFTER) from None
+        raise ChildDied(child.exitcode) from None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join(5)
+        receive.close()
+
+
+class ChildDied(Exception):
+    def __init__(self, code):
+        super().__init__(f"the child process died (exit code {code})")
+
+
+def _answer(conn, target, args) -> None:
+    try:
+        end_with_parent()
+        os.nice(NICE)
+        conn.send(target(*args))
+    finally:
+        conn.close()
 
 
 CACHED = 64  # results kept per worker (an image is some 50 kB)
@@ -126,7 +144,6 @@ CACHED = 64  # results kept per worker (an image is some 50 kB)
 
 def init_app(app) -> None:
     app.extensions["rss_costly"] = RenderedCache(CACHED)
-    app.extensions["rss_painter"] = Painter()
     app.extensions["rss_gates"] = {
         "render": Gate("drawings and score checks"),
         "trial": Gate("imports and resumed games"),
@@ -139,8 +156,15 @@ def cache() -> RenderedCache:
 
 
 def paint(svg: str) -> bytes:
-    """The PNG image of an SVG drawing, made in the painter process (``Painter``)."""
-    return current_app.extensions["rss_painter"].png(svg)
+    """The PNG image of an SVG drawing, made in a child process: resvg holds the GIL for the whole
+    drawing (0.2 s for a result image), which in the worker would stall every other request of it;
+    in a child (low priority, forked from the fork server) it stalls nothing."""
+    from assistant.web.share import svg_to_png
+
+    try:
+        return in_a_child(svg_to_png, (svg,), request_seconds())
+    except ChildDied:
+        raise Busy(description="The drawing could not be made: try again.", retry_after=RETRY_AFTER) from None
 
 
 def turn(kind: str):

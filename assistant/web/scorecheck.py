@@ -138,7 +138,8 @@ def game_and_players(args, fewest: int | None = None) -> tuple[registry.Ruleset,
     return ruleset, players
 
 
-WHOLE_NUMBER = re.compile(r"\s*[-+]?[0-9]{1,40}\s*")
+WHOLE_NUMBER = re.compile(r"\s*([-+]?)0*([0-9]+)\s*")
+DIGITS_MAX = 9  # a longer number is out of any range here, and is never turned into an int
 
 
 def _number(text: str, what: str, high: int = MONEY_MAX, low: int = 0) -> int:
@@ -146,9 +147,11 @@ def _number(text: str, what: str, high: int = MONEY_MAX, low: int = 0) -> int:
     if text in ("", None):
         return 0
     text = str(text)
-    if not WHOLE_NUMBER.fullmatch(text):
+    m = WHOLE_NUMBER.fullmatch(text)
+    if not m:
         raise FormError(f"{what}: a whole number, not {text[:20]!r}.", 400)
-    n = int(text)
+    sign, digits = m.groups()
+    n = int(sign + digits) if len(digits) <= DIGITS_MAX else (-1 if sign == "-" else 1) * 10**DIGITS_MAX
     if n < low:
         raise FormError(f"{what} cannot be below {low}.")
     if n > high:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import math
 import os
 import resource
-import signal
 import tempfile
 import time
 
@@ -63,22 +62,13 @@ def _try(data, save_every: int) -> None:
     """Raise what the import would raise (ImportRefused), or TooLong / TooCostly."""
     seconds = deadline.remaining()
     seconds = request_seconds() if seconds is None else max(seconds, 0.1)
-    ctx = costly.forkserver()
-    receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_trial, args=(send, data, save_every, seconds), name="rss-trial", daemon=True)
-    child.start()
-    send.close()
-    left = deadline.remaining()  # the start of the first trial also starts the fork server: it counts
     try:
-        answer = receive.recv() if receive.poll(seconds if left is None else max(left, 0)) else ("too long",)
-    except EOFError:  # it died without a word: past its CPU limit (SIGXCPU), or killed
-        child.join(1)
-        answer = ("too long",) if child.exitcode in (-signal.SIGXCPU, -signal.SIGKILL) else ("died", child.exitcode)
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join(5)
-        receive.close()
+        answer = costly.in_a_child(_trial, (data, save_every, seconds), seconds)
+    except costly.ChildDied as err:
+        current_app.logger.warning("an import's trial process died: %s", err)
+        raise TooCostly(
+            description="The import could not be tried: nothing was stored.", retry_after=RETRY_AFTER
+        ) from None
     kind = answer[0]
     if kind == "refused":
         raise ImportRefused(answer[1], answer[2])
@@ -92,9 +82,6 @@ def _try(data, save_every: int) -> None:
             ),
             retry_after=RETRY_AFTER,
         )
-    if kind == "died":
-        current_app.logger.warning("an import's trial process died (exit code %s)", answer[1:] or "?")
-        raise TooCostly(description="The import could not be tried: nothing was stored.", retry_after=RETRY_AFTER)
     # "ok", or an error of the trial itself: the import proper says what it is
 
 
@@ -106,9 +93,7 @@ def _trial_mb() -> int:
 
 
 def _limit(seconds: float) -> None:
-    """In the child: end with the fork server, low priority, CPU and memory limits."""
-    costly.end_with_parent()
-    os.nice(costly.NICE)
+    """In the child: CPU and memory limits."""
     cpu = math.ceil(seconds) + 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     size = _vm_size()
@@ -128,7 +113,7 @@ def _vm_size() -> int | None:
     return None
 
 
-def _trial(conn, data, save_every: int, seconds: float) -> None:
+def _trial(data, save_every: int, seconds: float) -> tuple:
     """The child: import into a throw-away database, and say how it went."""
     try:
         _limit(seconds)
@@ -141,17 +126,15 @@ def _trial(conn, data, save_every: int, seconds: float) -> None:
                     store.import_transcript(data)
                 finally:
                     store.close()
-        conn.send(("ok",))
+        return ("ok",)
     except ImportRefused as err:
-        conn.send(("refused", err.reason, err.index))
+        return ("refused", err.reason, err.index)
     except deadline.TooLong:
-        conn.send(("too long",))
+        return ("too long",)
     except MemoryError:
-        conn.send(("memory",))
+        return ("memory",)
     except Exception as err:  # noqa: BLE001 - the import proper, in the worker, reports it
-        conn.send(("error", repr(err)[:200]))
-    finally:
-        conn.close()
+        return ("error", repr(err)[:200])
 
 
 def _maybe_stuck(data) -> None:

@@ -10,13 +10,14 @@ the engine's endless loop of round three did.
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
 import threading
 import time
 from pathlib import Path
 from urllib.parse import urlencode
 
-from tests.processes import children
 from tests.project_games import played_game
 
 from .conftest import Http, header, import_game
@@ -28,13 +29,29 @@ P99_MS = 500  # issue 26: what a table's requests must keep
 STUCK = {"format": "rss-table-transcript", "version": 1, "players": ["A", "B", "C"], "events": [], "test_hook": "stuck"}
 
 
+def all_children(pid: int) -> list[int]:
+    """The children of every thread of ``pid`` (a worker's app thread starts its fork server)."""
+    try:
+        tasks = [int(t) for t in os.listdir(f"/proc/{pid}/task")]
+    except OSError:
+        return []
+    return [c for t in tasks for c in children_of_task(pid, t)]
+
+
+def children_of_task(pid: int, tid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{tid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
 def tree(pid: int) -> list[int]:
     """``pid`` and every process under it."""
     out, todo = [], [pid]
     while todo:
         p = todo.pop()
         out.append(p)
-        todo += children(p)
+        todo += all_children(p)
     return out
 
 
@@ -183,3 +200,80 @@ def test_eight_clients_flooding_the_score_image_leave_a_table_served(server_fact
     assert not table.failed, table.failed[:5]
     assert p99 < P99_MS
     assert drawn and set(answers) <= {200, 503}
+
+
+# -- names that would forge a result (point 4) and malformed positions (point 3), on the real server ---
+FORGING = {
+    "a line feed": "Amy\n1. Mallory: 412",
+    "a carriage return": "Amy\r1. Mallory: 412",
+    "a line separator": "Amy\u20281. Mallory: 412",
+    "a bidi override": "Amy\u202e214 :yrollaM",
+}
+
+
+def test_no_name_forges_a_line_of_the_shared_result(server_factory):
+    srv = server_factory()
+    http = Http(srv.base)
+    for what, name in FORGING.items():
+        query = [("game", "rolling-stock-stars"), ("name", name), ("name", "Brian"), ("cash-0", "10"), ("cash-1", "5")]
+        for path in ("/scores/check.txt", "/scores/check.png", "/scores/check"):
+            status, _, body = http.request("GET", f"{path}?{urlencode(query)}")
+            assert status == 422, (what, path, status)
+            if path == "/scores/check":  # the form again, the name in its field to correct: no text to share
+                assert b"<textarea" not in body, what
+            else:
+                assert b"Mallory: 412" not in body and b"yrollaM" not in body, (what, path)
+        status, body = http.json(
+            "POST", "/games/import", dict(STUCK, players=[name, "Brian", "Crystal"], test_hook=None)
+        )
+        assert status == 422, (what, body)
+    # the same names, plain: the check's text has exactly its lines
+    query = [("game", "rolling-stock-stars"), ("name", "Amy"), ("name", "Brian"), ("cash-0", "10"), ("cash-1", "5")]
+    status, _, body = http.request("GET", f"/scores/check.txt?{urlencode(query)}")
+    assert status == 200 and body.decode().splitlines()[3:5] == ["1. Amy: 10", "2. Brian: 5"]
+
+
+MALFORMED_POSITIONS = {
+    "after": [1],
+    "offering": "CDG",
+    "president": ["P2"],
+    "no corporations": None,
+    "a corporation as text": "Doppler AG",
+    "money of 4,290 digits": int("9" * 4290),
+}
+
+
+def test_every_malformed_position_is_answered_4xx_and_nothing_is_stored(server_factory, tmp_path):
+    srv = server_factory()
+    http = Http(srv.base)
+    good = {
+        "after": {"turn": 1, "phase": 9},
+        "state": {
+            "players": {"A": {"cash": 20, "companies": ["BME"]}, "B": {"cash": 25}, "C": {"cash": 30}},
+            "corporations": {},
+            "offering": {"available": [], "unavailable": []},
+        },
+        "deck": {"red": 1, "orange": 4, "yellow": 4, "green": 4, "blue": 4},
+        "out_of_game": [],
+    }
+    for what, value in MALFORMED_POSITIONS.items():
+        pos = json.loads(json.dumps(good))
+        state = pos["state"]
+        if what == "after":
+            pos["after"] = value
+        elif what == "offering":
+            state["offering"] = value
+        elif what == "president":
+            state["corporations"] = {
+                "Doppler AG": {"cash": 1, "share_price": 10, "companies": ["BSE"], "president": value}
+            }
+        elif what == "no corporations":
+            del state["corporations"]
+        elif what == "a corporation as text":
+            state["corporations"] = {"Doppler AG": value}
+        else:
+            state["players"]["A"]["cash"] = value
+        body = json.dumps(dict(STUCK, test_hook=None, position=pos))
+        status, _, answer = http.request("POST", "/games/import", body, {"Content-Type": "application/json"})
+        assert 400 <= status < 500, (what, status, answer[:300])
+    assert games_in(srv.db) == 0

@@ -27,7 +27,7 @@ def _png(result: share.Result, name: str):
     png = cache.peek(key)
     if png is None:
         with costly.turn("render"):
-            svg = result.svg()  # the drawing here, its pixels in the painter process (costly.Painter)
+            svg = result.svg()  # the drawing here, its pixels in a child process (costly.paint)
             png = cache.get_or_render(key, lambda: costly.paint(svg))
     resp = make_response(png)
     resp.mimetype = "image/png"
