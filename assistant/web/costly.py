@@ -1,12 +1,18 @@
-"""Costly work takes turns (issue 26): result images, charts, score checks, imports and resumes.
+"""Costly work takes turns (issue 26): result images, score checks, imports and resumes.
 
 Each kind of costly work runs at most ``slots`` at a time in a worker process (one by default);
-a request that finds them all busy waits ``WAIT_SECONDS`` for one, then gets a 503 with
-``Retry-After``: a flood of them (eight clients asking for the result image over and over) costs a
-worker one thread, and the table's pages and polls go on on the others.  The limit is per worker
-and not per client: a whole hall behind one router shares one address.  What they produce is kept
-by what it shows (``RenderedCache``, keyed by the figures drawn), so the same image asked again is
-not drawn again.  One gate per kind per app (``app.extensions``), never module-global.
+one more request may wait ``WAIT_SECONDS`` for its turn, and any other gets a 503 with
+``Retry-After`` at once: a flood of them (eight clients asking for the result image over and over)
+costs a worker at most two threads, and the table's pages and polls go on on the others.  The limit
+is per worker and not per client: a whole hall behind one router shares one address.  What they
+produce is kept by what it shows (a ``RenderedCache`` keyed by the figures drawn), so the same image
+asked again is not drawn again.  One gate per kind per app (``app.extensions``), never module-global.
+
+Work that would hold the worker's interpreter (resvg draws with the GIL held) or that might never
+end (an import's trial, ``trial.py``) runs in a child process: ``in_a_child`` forks it from
+multiprocessing's fork server (one per worker, started on first use: a fork of a process that has
+imported what it runs, never of the worker's threads), at low priority, killed at the deadline; it
+ends with its worker, even after a kill -9 (``end_with_parent``).
 """
 
 from __future__ import annotations
