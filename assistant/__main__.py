@@ -36,6 +36,16 @@ def main(argv: list[str] | None = None) -> int:
     score.add_argument("file")
 
     args = parser.parse_args(argv)
+    from assistant import dburl
+
+    try:
+        return _run(args)
+    except dburl.BadDatabase as err:  # e.g. a postgresql:// URL without the postgresql extra installed
+        print(err.message, file=sys.stderr)
+        return 2
+
+
+def _run(args) -> int:
     if args.command == "replay":
         from assistant.replay import main as replay_main
 
@@ -49,7 +59,11 @@ def main(argv: list[str] | None = None) -> int:
 
         return score_main(args.file)
     if args.command == "check-db":
+        from assistant import dburl
         from assistant.dbcheck import main as check_main
+
+        if args.db:
+            dburl.check(args.db)
 
         return check_main(["--db", args.db] if args.db else [])
     if args.child:

@@ -9,6 +9,7 @@ SQLite files would otherwise appear where the table expected its games.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 
 SCHEMES = ("postgresql", "postgres")
@@ -37,7 +38,7 @@ def check(target: str) -> str:
     m = _URL.match(target)
     if m:
         if m.group(1).lower() in SCHEMES:
-            return target
+            return _with_driver(target)
         raise BadDatabase(
             f"--db {target!r}: the {m.group(1)}:// kind of database is not supported; "
             "give an SQLite file path, or a postgresql://user@host:port/dbname URL"
@@ -48,6 +49,25 @@ def check(target: str) -> str:
             f"--db {target!r} looks like a URL but is not one; write postgresql://user@host:port/dbname "
             "for PostgreSQL, or a plain file path for SQLite"
         )
+    return target
+
+
+DRIVERS = ("psycopg", "psycopg_pool")  # what the package's ``postgresql`` extra installs
+
+
+def _with_driver(target: str) -> str:
+    """A PostgreSQL URL, once its driver is known to be installed (else BadDatabase saying how)."""
+    for module in DRIVERS:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise BadDatabase(
+                f"--db {redacted(target)}: PostgreSQL needs the package's postgresql extra ({module} is not "
+                "installed): python -m pip install 'rolling-stock-stars-assistant[postgresql]' "
+                "(from a checkout: python -m pip install '.[postgresql]')"
+            )
     return target
 
 

@@ -1,7 +1,10 @@
 """Which player and person names the app accepts: the one place the rule lives.
 
-A name is refused when it is empty, too long, not valid Unicode, holds a control character or an
-invisible one, or looks the same as another name of the game:
+A name is refused when it is empty, too long, not valid Unicode, holds a control character (line
+feeds and carriage returns among them), a line or paragraph separator or an invisible character
+(bidi overrides among them), or looks the same as another name of the game.  Every name a person
+types goes through these rules: new games, imports, resumed games and the score check (issue 26:
+a name must not add lines such as "1. Mallory: 412" to a shared result):
 
 * invisible: every Unicode format character (category Cf: zero-width space and joiners, word joiner,
   byte order mark, soft hyphen, bidi controls, ...) and the other default-ignorable code points
@@ -94,6 +97,8 @@ def check_names(names, what: str = "player") -> str | None:
             return f"a {what} name is not valid Unicode text"
         if any(unicodedata.category(ch) == "Cc" for ch in name):
             return f"a {what} name contains a control character"
+        if any(unicodedata.category(ch) in ("Zl", "Zp") for ch in name):  # U+2028, U+2029
+            return f"a {what} name contains a line break"
         hidden = next((ch for ch in name if is_invisible(ch)), None)
         if hidden is not None:
             return f"a {what} name contains an invisible character ({_char_label(hidden)}); type the name again"

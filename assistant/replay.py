@@ -10,7 +10,7 @@ import json
 import sys
 
 from .rules import RuleError, registry
-from .rules.core import position
+from .rules.core import position, position_shape
 
 FORMAT = "rss-table-transcript"
 
@@ -48,11 +48,12 @@ def new_game(data: dict, on_phase_end=None):
 
     ruleset = registry.get(data.get("game", registry.DEFAULT))
     if data.get("position") is not None:
+        start = position_shape.check_position(data["position"])  # its shape, before the engine reads it
         return position.resume(
             ruleset,
             data["players"],
             data.get("options") or [],
-            data["position"],
+            start,
             persons=data.get("persons"),
             prepare=prepare,
         )

@@ -13,7 +13,7 @@ import json
 import sys
 
 from .rules import RuleError, registry
-from .rules.core import position
+from .rules.core import position, position_shape
 
 FORMAT = "rss-score-check"
 
@@ -33,7 +33,7 @@ def main(path: str) -> int:
     try:
         with open(path, encoding="utf-8-sig") as fh:
             ruleset, players, state = read(json.load(fh))
-        result = position.final_scores(ruleset, players, state)
+        result = position.final_scores(ruleset, players, position_shape.check_state(state, final=True))
     except (OSError, ValueError) as err:
         print(f"cannot check {path}: {err}", file=sys.stderr)
         return 2

@@ -97,11 +97,13 @@ class Stale(StoreError):
 class ImportRefused(StoreError):
     """A transcript cannot be imported; ``index`` is the failing event (or None for the header)."""
 
-    def __init__(self, message: str, index: int | None = None):
+    def __init__(self, message: str, index: int | None = None, problems=None):
         text = message if index is None else f"event {index}: {message}"
         super().__init__(text)
         self.index = index
         self.reason = message
+        # a position that cannot be: each problem as (field, message) (rules/core/position.py)
+        self.problems = [tuple(p) for p in problems] if problems else None
 
 
 @dataclass(frozen=True)
@@ -570,7 +572,9 @@ class Store:
         except Refused as err:
             raise ImportRefused(err.message) from err
         except RuleError as err:
-            raise ImportRefused(f"the position cannot be: {err.message}") from err
+            raise ImportRefused(
+                f"the position cannot be: {err.message}", problems=getattr(err, "problems", None)
+            ) from err
         accepted: list[dict] = []
         for index, event in enumerate(events):
             if not isinstance(event, dict) or not isinstance(event.get("type"), str):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from assistant.rules import registry
+from assistant.rules.core import position_shape
 
 FORMAT = "rss-table-transcript"
 VERSION = 1
@@ -82,7 +83,10 @@ def read_position(data) -> dict | None:
         return None
     if not isinstance(pos, dict) or not isinstance(pos.get("state"), dict):
         raise TranscriptError("a position needs the state of the table (position.state)")
-    return pos
+    try:
+        return position_shape.check_position(pos)  # its shape, before the engine reads it
+    except position_shape.ShapeError as err:
+        raise TranscriptError(err.message) from None
 
 
 def read_game(data) -> registry.Ruleset:

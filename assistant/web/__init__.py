@@ -7,7 +7,7 @@ import os
 from flask import Flask
 
 from assistant.log import saved
-from assistant.web import assets, csrf, db, errors, headers, secret, templating
+from assistant.web import assets, costly, csrf, db, deadlines, errors, headers, secret, templating
 from assistant.web.db import get_store  # noqa: F401 - the views' way to the store (web/db.py)
 from assistant.web.hosts import HostCheck
 from assistant.web.paths import STATIC, TEMPLATES
@@ -49,6 +49,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     secret.configure(app)
     app.wsgi_app = FastPoll(app.wsgi_app, store)  # the poll's 204 without Flask
     app.extensions["rss_rendered"] = RenderedCache()
+    costly.init_app(app)  # costly work takes turns, its results kept (issue 26)
 
     from assistant.web.views import api, board, correct, helpers, home, install, play, resume, scores, share, table
 
@@ -68,5 +69,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     assets.init_app(app)  # hashed static files (WhiteNoise) and compressed responses
     headers.init_app(app)
     errors.init_app(app)
+    deadlines.init_app(app)  # a request past RSS_REQUEST_SECONDS: 503 (issue 26)
     app.wsgi_app = HostCheck(app.wsgi_app)  # a malformed Host is a 400 before Flask binds its URLs
     return app

@@ -10,6 +10,11 @@ reaches the app; one larger than the app accepts is refused (413) before it is r
 
 The deadline: ``BODY_SECONDS`` (15 s), plus one second per ``BODY_RATE`` bytes announced (8 KB/s, a
 very slow phone): a 2 MB transcript may take about four minutes.
+
+A request's own deadline (issue 26, ``deadlines.py``): once a thread has taken it, the app has
+``RSS_REQUEST_SECONDS`` (10 s) to answer, and the front answers 503 (with Retry-After) a moment
+later if it has not, whatever the thread is stuck in; a request that waited as long for a free
+thread is answered 503 too and never runs.
 """
 
 from __future__ import annotations
@@ -20,9 +25,16 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+from assistant.web.deadlines import RETRY_AFTER, request_seconds
+
 BODY_SECONDS = 15.0
 BODY_RATE = 8 * 1024
 POLL_SUFFIX = "/version"
+FRONT_MARGIN = 0.25  # seconds past RSS_REQUEST_SECONDS before the front answers for a silent app
+OVERDUE = (
+    "The server took too long to answer this request (longer than RSS_REQUEST_SECONDS) and stopped "
+    "waiting for it. Reload the page to see whether it was saved before entering it again.\n"
+)
 
 
 def body_deadline(length: int) -> float:
@@ -38,6 +50,7 @@ class BufferedBodies:
         self.wsgi = wsgi
         self.max_body = max_body
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rss-app")
+        self.overdue = 0  # threads still running a request answered 503 at its deadline
 
     async def __rsgi__(self, scope, protocol):
         """One request: its body read here (408 past the deadline, 413 too large), then the app."""
@@ -65,9 +78,38 @@ class BufferedBodies:
         if scope.method == "GET" and scope.path.endswith(POLL_SUFFIX):
             status, out_headers, chunks = _run(self.wsgi, environ)
         else:
-            loop = asyncio.get_running_loop()
-            status, out_headers, chunks = await loop.run_in_executor(self.pool, _run, self.wsgi, environ)
+            answer = await self._on_a_thread(environ)
+            if answer is None:
+                return _reply(protocol, 503, OVERDUE, [("retry-after", str(RETRY_AFTER))])
+            status, out_headers, chunks = answer
         protocol.response_bytes(status, out_headers, b"".join(chunks))
+
+    async def _on_a_thread(self, environ):
+        """The app's answer, from one of its threads; None when it did not come by the request's
+        deadline (``RSS_REQUEST_SECONDS`` from when the thread took it, or as long waiting for one).
+        The thread cannot be stopped: it goes on, and its answer is dropped."""
+        loop = asyncio.get_running_loop()
+        taken = loop.create_future()
+
+        def job():
+            loop.call_soon_threadsafe(lambda: taken.done() or taken.set_result(None))
+            return _run(self.wsgi, environ)
+
+        done = loop.run_in_executor(self.pool, job)
+        seconds = request_seconds()
+        try:
+            await asyncio.wait_for(asyncio.shield(taken), seconds)
+            # a moment more than the app's own deadline: its own 503 says more, when it can answer
+            return await asyncio.wait_for(asyncio.shield(done), seconds + FRONT_MARGIN)
+        except TimeoutError:
+            if done.cancel():  # still waiting for a thread: it never runs
+                return None
+            self.overdue += 1
+            done.add_done_callback(self._finished_late)
+            return None
+
+    def _finished_late(self, _done) -> None:
+        self.overdue -= 1
 
     async def _rsgi_body(self, protocol) -> bytes:
         parts, size = [], 0
@@ -83,9 +125,9 @@ class _TooLarge(Exception):
     pass
 
 
-def _reply(protocol, status: int, text: str) -> None:
+def _reply(protocol, status: int, text: str, extra: list | None = None) -> None:
     protocol.response_bytes(
-        status, [("content-type", "text/plain; charset=utf-8"), ("connection", "close")], text.encode()
+        status, [("content-type", "text/plain; charset=utf-8"), ("connection", "close"), *(extra or [])], text.encode()
     )
 
 

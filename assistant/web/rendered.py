@@ -33,5 +33,13 @@ class RenderedCache:
                 self._items.popitem(last=False)
         return html
 
+    def peek(self, key: tuple):
+        """What is kept for ``key`` (None: nothing yet)."""
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
     def __len__(self) -> int:
         return len(self._items)

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 
 from assistant import transcript
 from assistant.rules import registry
+from assistant.rules.core.position_shape import TURN_MAX
 from assistant.web import cards
-from assistant.web.scorecheck import FormError, _number, game_and_players
+from assistant.web.scorecheck import FormError, _number, _price, charter_shares, game_and_players
 
 OFFER, UNAVAILABLE, OUT, FI = "offer", "unavailable", "out", "fi"
 
@@ -107,10 +108,11 @@ class ResumeForm:
     # -- the position -------------------------------------------------------------------------
     def position(self) -> dict:
         players = {}
+        most = charter_shares(self.ruleset)
         for i, name in enumerate(self.players):
             shares = {}
             for corp in self.ruleset.corporations:
-                n = _number(self.value(f"sh-{i}-{corp}"), f"{name}'s {corp} shares")
+                n = _number(self.value(f"sh-{i}-{corp}"), f"{name}'s {corp} shares", most[corp])
                 if n:
                     shares[corp] = n
             players[name] = {
@@ -124,13 +126,13 @@ class ResumeForm:
             if not price:
                 continue
             held = sum(p["shares"].get(corp, 0) for p in players.values())
-            bank = _number(self.value(f"bank-{corp}"), f"{corp}'s shares in the bank")
+            bank = _number(self.value(f"bank-{corp}"), f"{corp}'s shares in the bank", most[corp])
             president = self.value(f"pres-{corp}") or None
             if president is None and held:  # worked out: the player holding the most (the first in order on a tie)
                 president = max(self.players, key=lambda p: (players[p]["shares"].get(corp, 0), -self.players.index(p)))
             corps[corp] = {
                 "cash": _number(self.value(f"treasury-{corp}"), f"{corp}'s treasury"),
-                "share_price": _number(price, f"{corp}'s share price"),
+                "share_price": _price(price, f"{corp}'s share price", self.ruleset),
                 "companies": self.chosen(f"co-corp-{corp}"),
                 "president": president,
                 "issued": held + bank,  # worked out: what players and the bank hold
@@ -149,11 +151,11 @@ class ResumeForm:
         for color in self.colors:
             text = self.value(f"deck-{color}")
             if text:
-                deck[color] = _number(text, f"The {color} cards left")
+                deck[color] = _number(text, f"The {color} cards left", full[color])
             else:  # worked out: the colour's cards less those on the table or listed out of the game
                 seen = [a for a in self.ruleset.cards.companies_by_color[color] if a in placed or a in out]
                 deck[color] = max(0, full[color] - len(seen))
-        turn = _number(self.value("turn"), "The turn that just ended") or 1
+        turn = _number(self.value("turn"), "The turn that just ended", TURN_MAX) or 1
         return {
             "after": {"turn": turn, "phase": len(self.ruleset.engine.PHASES)},
             "state": {

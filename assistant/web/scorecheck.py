@@ -4,18 +4,27 @@ scores anything: the engine does."""
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, field
 
+from assistant.names import check_names
 from assistant.rules import RuleError, registry
-from assistant.rules.core import position
-from assistant.web import cards
+from assistant.rules.core import position, position_shape
+from assistant.rules.core.position_shape import MONEY_MAX
+from assistant.web import cards, costly
 
 MAX_PLAYERS = 6
 MAX_NAME = 30
 
 
 class FormError(ValueError):
-    pass
+    """A form that cannot be used: ``status`` 400 when a field is malformed (not a number), 422 when
+    a figure is out of the range a real game can have or the names break the name rules."""
+
+    def __init__(self, message: str, status: int = 422):
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass
@@ -50,10 +59,11 @@ class ScoreForm:
     def state(self) -> dict:
         """The end position in FORMAT.md's snapshot shape (what ``score`` reads)."""
         players = {}
+        most = charter_shares(self.ruleset)
         for i, name in enumerate(self.players):
             shares = {}
             for corp in self.ruleset.corporations:
-                n = _number(self.shares[(i, corp)], f"{name}'s {corp} shares")
+                n = _number(self.shares[(i, corp)], f"{name}'s {corp} shares", most[corp])
                 if n:
                     shares[corp] = n
             players[name] = {
@@ -64,15 +74,30 @@ class ScoreForm:
         corps = {}
         for corp, text in self.prices.items():
             if text:
-                corps[corp] = {"share_price": _number(text, f"{corp}'s share price")}
+                corps[corp] = {"share_price": _price(text, f"{corp}'s share price", self.ruleset)}
         held = {c for p in players.values() for c in p["shares"]}
         missing = sorted(held - set(corps))
         if missing:
             raise FormError(f"Players hold {missing[0]} shares: choose its share price.")
         return {"player_order": list(self.players), "players": players, "corporations": corps}
 
+    def key(self) -> str:
+        """What the result depends on, as one text."""
+        return json.dumps([self.ruleset.key, self.players, self.state()], sort_keys=True)
+
+    def checked(self) -> dict:
+        """``result()``, worked out at most once per worker for the same figures, one at a time."""
+        cache = costly.cache()
+        key = ("score-check", self.key())
+        found = cache.peek(key)
+        if found is None:
+            with costly.turn("render"):
+                found = cache.get_or_render(key, self.result)
+        return found
+
     def result(self) -> dict:
-        scores = position.final_scores(self.ruleset, self.players, self.state())
+        state = position_shape.check_state(self.state(), final=True)
+        scores = position.final_scores(self.ruleset, self.players, state)
         ranking = scores["ranking"]
         text = [f"{self.ruleset.title}: final scores"]
         text += [f"{n}. {p}: {scores['scores'][p]}" for n, p in enumerate(ranking, 1)]
@@ -99,22 +124,51 @@ def game_and_players(args, fewest: int | None = None) -> tuple[registry.Ruleset,
         ruleset = registry.get(args.get("game") or registry.DEFAULT)
     except RuleError as err:
         raise FormError(err.message) from None
-    players = [n.strip()[:MAX_NAME] for n in args.getlist("name") if n.strip()][:MAX_PLAYERS]
+    players = [n.strip() for n in args.getlist("name") if n.strip()][:MAX_PLAYERS]
     fewest = ruleset.players[0] if fewest is None else fewest
     if len(players) < fewest:
         raise FormError(f"Enter at least {'two' if fewest == 2 else fewest} players, in the player order.")
+    if any(len(n) > MAX_NAME for n in players):
+        raise FormError(f"Names can have at most {MAX_NAME} characters.")
     if len(set(players)) != len(players):
         raise FormError("Two players have the same name.")
+    problem = check_names(players)  # the same rules as every name a person types (assistant/names.py)
+    if problem:
+        raise FormError(problem[:1].upper() + problem[1:] + ".")
     return ruleset, players
 
 
-def _number(text: str, what: str) -> int:
+WHOLE_NUMBER = re.compile(r"\s*([-+]?)0*([0-9]+)\s*")
+DIGITS_MAX = 9  # a longer number is out of any range here, and is never turned into an int
+
+
+def _number(text: str, what: str, high: int = MONEY_MAX, low: int = 0) -> int:
+    """A typed figure: 400 when it is not a whole number, 422 outside ``low``..``high``."""
     if text in ("", None):
         return 0
-    try:
-        n = int(str(text).strip())
-    except ValueError:
-        raise FormError(f"{what}: a whole number, not {str(text)[:20]!r}.") from None
-    if n < 0:
-        raise FormError(f"{what} cannot be below 0.")
+    text = str(text)
+    m = WHOLE_NUMBER.fullmatch(text)
+    if not m:
+        raise FormError(f"{what}: a whole number, not {text[:20]!r}.", 400)
+    sign, digits = m.groups()
+    n = int(sign + digits) if len(digits) <= DIGITS_MAX else (-1 if sign == "-" else 1) * 10**DIGITS_MAX
+    if n < low:
+        raise FormError(f"{what} cannot be below {low}.")
+    if n > high:
+        raise FormError(f"{what} cannot be above {high:,}: no game has that many.")
     return n
+
+
+def _price(text: str, what: str, ruleset) -> int:
+    """A share price: a card of the game's price row."""
+    n = _number(text, what)
+    row = [p for p in ruleset.cards.prices if p]
+    if n and n not in row:
+        raise FormError(f"{what} {n} is not a card of the share price row ({row[0]} to {row[-1]}).")
+    return n
+
+
+def charter_shares(ruleset) -> dict[str, int]:
+    """Each corporation's number of shares (what a player or the bank can hold of it at most)."""
+    game = ruleset.create(["A", "B", "C"], [])
+    return {name: charter.shares for name, charter in game.charters.items()}

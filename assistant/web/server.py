@@ -28,6 +28,7 @@ from assistant import dburl
 from assistant.backends.sqlite import ENV_IDENT, file_ident
 from assistant.dbcheck import DamagedDatabase
 from assistant.web import MAX_BODY, create_app, limits, supervisor
+from assistant.web.deadlines import Deadline
 from assistant.web.front import BufferedBodies
 from assistant.web.lan import lan_ip
 
@@ -147,9 +148,10 @@ def served_app(db: str | None = None, check: bool = False):
     """The Flask app (never in debug mode) behind the body limit.  ``check``: the database checks
     before start (done once, by the server process, before any worker starts)."""
     config = {"DATABASE_CHECK": True, "DATABASE_NAMED": bool(db)} if check else {}
+    config["TRIAL_PROCESS"] = True  # imports and resumes are tried in a process of their own (trial.py)
     app = create_app(config | ({"DATABASE": db} if db else {}) or None)
     app.debug = False
-    return BodyLimit(WholeBody(app)), app
+    return Deadline(BodyLimit(WholeBody(app))), app
 
 
 def worker_app():

@@ -6,6 +6,7 @@ bundled DejaVu Sans (assistant/web/fonts/, its licence beside it): no system fon
 
 from __future__ import annotations
 
+import json
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,11 @@ class Result:
         """The notes wrapped to the image's width (DejaVu Sans at 24 px: about 80 characters)."""
         return [part for note in self.notes for part in textwrap.wrap(note, NOTE_CHARS)]
 
+    def key(self) -> str:
+        """What the result shows, as one text (two results that show the same draw the same image)."""
+        shown = [self.title, self.subtitle, self.rows, self.lines, self.chart, self.notes]
+        return json.dumps(shown, sort_keys=True, default=str)
+
     def layout(self) -> dict:
         """Sizes of the drawing: the rows, then the chart and its legend."""
         row = ROW_DETAIL if any(r.get("detail") for r in self.rows) else ROW
@@ -80,15 +86,20 @@ class Result:
         return render_template("share/result.svg", r=self, box=self.layout(), palette=PALETTE, chart_w=CHART_WIDTH)
 
     def png(self) -> bytes:
-        return bytes(
-            resvg_py.svg_to_bytes(
-                svg_string=self.svg(),
-                skip_system_fonts=True,
-                font_files=FONT_FILES,
-                font_family="DejaVu Sans",
-                sans_serif_family="DejaVu Sans",
-            )
+        return svg_to_png(self.svg())
+
+
+def svg_to_png(svg: str) -> bytes:
+    """The drawing as a PNG image, with the bundled fonts only."""
+    return bytes(
+        resvg_py.svg_to_bytes(
+            svg_string=svg,
+            skip_system_fonts=True,
+            font_files=FONT_FILES,
+            font_family="DejaVu Sans",
+            sans_serif_family="DejaVu Sans",
         )
+    )
 
 
 def of_game(v) -> Result:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 
-from . import events, position
+from . import deadline, events, position
 from .compute import corporation_income, private_income
 from .entities import Corporation, ForeignInvestor, Player
 from .errors import RuleError
@@ -346,6 +346,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         """Run automatic steps until a decision, a reveal or the end of the game is due."""
         started = self.turn
         while not self.game_over and not self.pending_reveals:
+            deadline.check()  # a request's work stops at its deadline (core/deadline.py), loop or no loop
             if self._waiting():
                 return
             if self.turn - started >= self.IDLE_TURNS_LIMIT:

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 
 from assistant.rules import registry
 from assistant.store import ImportRefused, Refused
-from assistant.web import cards, limits
+from assistant.web import cards, limits, trial
 from assistant.web.csrf import is_json_request
 from assistant.web.db import get_store
 from assistant.web.labels import colors, two_handed_seats
@@ -178,11 +178,11 @@ def import_game():
             return render_template("home.html", import_error="That file is not a JSON transcript."), 400
     limits.check_new_game(get_store())
     try:
-        gid = get_store().import_transcript(data)
+        gid = trial.import_transcript(data)  # tried first in a process of its own (trial.py)
     except (ImportRefused, Refused) as err:
         if as_json:
             body = {"error": err.message, "index": getattr(err, "index", None)}
-            problems = getattr(err.__cause__, "problems", None)  # a position that cannot be: each problem
+            problems = getattr(err, "problems", None)  # a position that cannot be: each problem
             if problems:
                 body["problems"] = [{"field": f, "message": m} for f, m in problems]
             return jsonify(body), 422

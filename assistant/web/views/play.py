@@ -60,8 +60,10 @@ def _submit(gid: str, event: dict | None, form_error: str | None = None, seq=Non
     if not store.game_exists(gid):
         abort(404, description="There is no game at this address.")
     seq = _expected_seq() if seq is None else seq
-    if form_error or seq is None:
-        return _answer(gid, 422, error=form_error or "The form is missing its seq: reload the page.")
+    if form_error:  # a malformed form (a figure that is not a number): 400; one out of range is the rules' 422
+        return _answer(gid, 400, error=form_error)
+    if seq is None:
+        return _answer(gid, 422, error="The form is missing its seq: reload the page.")
     try:
         timeline = store.enter(gid, seq, event, token=token or request.form.get("token") or None)
     except Stale as err:

@@ -8,7 +8,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from assistant.rules import RuleError, registry
 from assistant.store import ImportRefused
-from assistant.web import limits
+from assistant.web import limits, trial
 from assistant.web.db import get_store
 from assistant.web.resume import FI, OFFER, OUT, UNAVAILABLE, ResumeForm
 from assistant.web.scorecheck import MAX_PLAYERS, FormError
@@ -44,24 +44,26 @@ def table():
     try:
         form = ResumeForm.read(request.values)
     except FormError as err:
-        return _start(str(err), 422)
+        return _start(str(err), err.status)
     if request.method == "GET" or request.values.get("refresh"):
         # the form again, e.g. with share fields for the corporations now in play; nothing checked
         return _table(form)
     limits.check_new_game(get_store())
-    problems = None
+    problems, status = None, 422
     try:
-        gid = get_store().import_transcript(form.transcript())
-    except (FormError, RuleError) as err:
-        error = getattr(err, "message", None) or str(err)
+        gid = trial.import_transcript(form.transcript())  # tried first in a process of its own (trial.py)
+    except FormError as err:
+        error, status = str(err), err.status
+    except RuleError as err:
+        error = err.message
         problems = getattr(err, "problems", None)
     except ImportRefused as err:
         error = err.reason
-        problems = getattr(err.__cause__, "problems", None)
+        problems = err.problems
     else:
         mark_host(gid)
         return redirect(url_for("table.page", gid=gid), code=303)
-    return _table(form, error, problems), 422
+    return _table(form, error, problems), status
 
 
 def _table(form: ResumeForm, error: str | None = None, problems=None):

@@ -33,12 +33,13 @@ def check():
             chosen=request.args.get("game") or registry.DEFAULT,
             names=request.args.getlist("name"),
             error=str(err),
-        ), 422
-    result, error = None, None
+        ), err.status
+    result, error, status = None, None, 200
     if form.filled:
         try:
-            result = form.result()
-        except (FormError, RuleError) as err:
-            error = getattr(err, "message", None) or str(err)
-    status = 422 if error else 200
+            result = form.checked()
+        except FormError as err:
+            error, status = str(err), err.status
+        except RuleError as err:
+            error, status = err.message, 422
     return render_template("scores/check.html", form=form, ruleset=form.ruleset, result=result, error=error), status

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, make_response, render_template, request
 
 from assistant.rules import RuleError
-from assistant.web import share
+from assistant.web import costly, share
 from assistant.web.context import TableView
 from assistant.web.db import get_store
 from assistant.web.scorecheck import FormError, ScoreForm
@@ -22,7 +22,15 @@ def _finished(gid: str) -> TableView:
 
 
 def _png(result: share.Result, name: str):
-    resp = make_response(result.png())
+    """The image, drawn at most once per worker for what it shows, one drawing at a time (costly.py)."""
+    cache = costly.cache()
+    key = ("result.png", result.key())
+    png = cache.peek(key)
+    if png is None:
+        with costly.turn("render"):
+            svg = result.svg()  # the drawing here, its pixels in a child process (costly.paint)
+            png = cache.get_or_render(key, lambda: costly.paint(svg))
+    resp = make_response(png)
     resp.mimetype = "image/png"
     resp.headers["Content-Disposition"] = f'inline; filename="{name}.png"'
     resp.headers["Cache-Control"] = "private, max-age=300"
@@ -58,9 +66,11 @@ def _score_check() -> share.Result:
         form = ScoreForm.read(request.args)
         if not form.filled:
             raise FormError("The figures are not all in yet.")
-        return share.of_score_check(form.ruleset, form.result())
-    except (FormError, RuleError) as err:
-        abort(422, description=getattr(err, "message", None) or str(err))
+        return share.of_score_check(form.ruleset, form.checked())
+    except FormError as err:
+        abort(err.status, description=str(err))
+    except RuleError as err:
+        abort(422, description=err.message)
 
 
 @bp.get("/scores/check.png")

@@ -1,0 +1,86 @@
+"""Every request's work has a deadline (issue 26, point 1): the engine's automatic loop looks at it
+and stops with a clear error, a served request past ``RSS_REQUEST_SECONDS`` is answered 503 with
+Retry-After and stores nothing; and ``serve --db postgresql://…`` without the postgresql extra says
+which extra to install (point 5)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from werkzeug.test import Client
+
+from assistant.rules.core import deadline
+from assistant.rules.registry import STARS
+from assistant.store import Store
+from tests.project_games import played_game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_engine_stops_at_a_passed_deadline_and_goes_on_without_one():
+    data = played_game()
+    game = STARS.create(data["players"], [])
+    setup = len(data["players"])  # the set-up's reveals come first
+    for event in data["events"][:setup]:
+        game.apply(event)
+    # every later event goes through the automatic steps, which look at the deadline
+    # (the store applies an event to a fork of its game: a stopped one is dropped whole)
+    with deadline.within(-1), pytest.raises(deadline.TooLong, match="longer than the -1 s"):
+        game.fork().apply(data["events"][setup])
+    with deadline.within(60):
+        game.apply(data["events"][setup])
+    assert deadline.remaining() is None  # the deadline ended with its block
+
+
+def test_an_import_past_its_deadline_stores_nothing(tmp_path):
+    store = Store(str(tmp_path / "games.sqlite3"))
+    with deadline.within(-1), pytest.raises(deadline.TooLong):
+        store.import_transcript(played_game())
+    assert not store.tables.game_ids()
+    assert store.import_transcript(played_game())  # without a deadline it goes in
+
+
+def test_a_served_request_past_the_deadline_is_a_503_with_retry_after(tmp_path, monkeypatch):
+    from assistant.web.server import served_app
+
+    monkeypatch.setenv("RSS_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.setenv("RSS_SECRET_KEY", "deadline")
+    wsgi, app = served_app(str(tmp_path / "games.sqlite3"))
+    client = Client(wsgi)
+    monkeypatch.setenv("RSS_REQUEST_SECONDS", "0.000001")  # any replay takes longer
+    resp = client.post("/games/import", json=played_game())
+    assert resp.status_code == 503 and resp.headers["Retry-After"] == "5"
+    assert "took longer than" in resp.get_data(as_text=True)
+    assert not app.extensions["rss_store"].tables.game_ids()
+    monkeypatch.setenv("RSS_REQUEST_SECONDS", "30")
+    assert client.post("/games/import", json=played_game()).status_code == 303
+
+
+BLOCK_PSYCOPG = """
+import sys
+class _NoPsycopg:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("psycopg", "psycopg_pool"):
+            raise ImportError(f"No module named {name!r}")
+sys.meta_path.insert(0, _NoPsycopg())
+"""
+
+
+@pytest.mark.parametrize(
+    "command", [["serve", "--port", "0"], ["check-db"], ["copy-db", "--from", "x.sqlite3", "--to"]]
+)
+def test_a_postgresql_url_without_the_extra_says_which_extra_to_install(tmp_path, command):
+    (tmp_path / "sitecustomize.py").write_text(BLOCK_PSYCOPG)  # a Python without the postgresql extra
+    env = dict(os.environ, PYTHONPATH=f"{tmp_path}{os.pathsep}{ROOT}", RSS_INSTANCE=str(tmp_path / "instance"))
+    url = "postgresql://rss:secret@127.0.0.1:9/rss"
+    args = [*command, url] if command[0] == "copy-db" else [*command, "--db", url]
+    done = subprocess.run(
+        [sys.executable, "-m", "assistant", *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode != 0
+    assert "pip install 'rolling-stock-stars-assistant[postgresql]'" in done.stderr
+    assert "Traceback" not in done.stderr and "secret" not in done.stderr
