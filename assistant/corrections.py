@@ -9,6 +9,7 @@ the log with undo and corrections applied; one undo takes a correction back whol
 
 from __future__ import annotations
 
+from assistant import words
 from assistant.rules import RuleError
 from assistant.rules.core.events import AMEND, REDO, UNDO
 
@@ -201,7 +202,7 @@ def changes(before: dict, after: dict, limit: int = 8) -> list[str]:
     for name, p in before.get("players", {}).items():
         q = after.get("players", {}).get(name, {})
         if p.get("cash") != q.get("cash"):
-            out.append(f"{name}'s money {p.get('cash')} → {q.get('cash')}")
+            out.append(f"{words.possessive(name)} money {p.get('cash')} → {q.get('cash')}")
     fi, gi = before.get("foreign_investor", {}), after.get("foreign_investor", {})
     if fi.get("cash") != gi.get("cash"):
         out.append(f"the foreign investor's money {fi.get('cash')} → {gi.get('cash')}")
@@ -212,9 +213,9 @@ def changes(before: dict, after: dict, limit: int = 8) -> list[str]:
             out.append(f"{name} {'is formed' if c is None else 'is gone'}")
             continue
         if c.get("cash") != d.get("cash"):
-            out.append(f"{name}'s treasury {c.get('cash')} → {d.get('cash')}")
+            out.append(f"{words.possessive(name)} treasury {c.get('cash')} → {d.get('cash')}")
         if c.get("share_price") != d.get("share_price"):
-            out.append(f"{name}'s share price {c.get('share_price')} → {d.get('share_price')}")
+            out.append(f"{words.possessive(name)} share price {c.get('share_price')} → {d.get('share_price')}")
     if before.get("turn") != after.get("turn") or before.get("phase") != after.get("phase"):
         out.append(f"turn {before.get('turn')}·{before.get('phase')} → {after.get('turn')}·{after.get('phase')}")
     return out if len(out) <= limit else [*out[:limit], f"and {len(out) - limit} more"]

@@ -8,7 +8,7 @@ from functools import cached_property
 
 from flask import abort
 
-from assistant import corrections
+from assistant import corrections, words
 from assistant.rules import RuleError, registry
 from assistant.rules.core import preview
 from assistant.store import NotFound
@@ -80,6 +80,16 @@ class TableView(SeatsView, BoardView, AcquisitionView):
     @cached_property
     def next(self) -> dict | None:
         return self.game.next
+
+    @cached_property
+    def decision(self) -> str:
+        """Which decision the game waits for, as a key: a decision helper open for one decision (the
+        dividend chart of one corporation) is not carried over to the next one (static/table.js)."""
+        nxt = self.next or {}
+        return "|".join(
+            [f"{self.snap.get('turn')}.{self.snap.get('phase')}"]
+            + [str(nxt.get(k) or "") for k in ("for", "player", "corporation", "company", "announced_by")]
+        )
 
     @cached_property
     def menu(self) -> list[dict]:
@@ -311,7 +321,7 @@ class TableView(SeatsView, BoardView, AcquisitionView):
             return c.get("error") or ""
         owner = c.get("owner")
         before, after = c.get("before") or {}, c.get("after") or {}
-        text = f"{company} leaves the game for good: {owner}'s income {before.get('income')} → {after.get('income')}"
+        text = f"{company} leaves the game for good: {words.possessive(owner)} income {before.get('income')} → {after.get('income')}"
         if "stars" in after:
             text += f", stars {before.get('stars')} → {after.get('stars')}"
         return text + "."

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from assistant import words
 from assistant.rules.core import events
 from assistant.web import cards
 from assistant.web.labels import company_color
@@ -165,7 +166,7 @@ def _share(item, snap, rs):
             f"{item['player']}: investment",
             ActionForm(
                 _hidden(item, ["player", "corporation"]),
-                [Button(f"{verb} a {item['corporation']} share for {item['price']}")],
+                [Button(f"{verb} {words.a(item['corporation'])} share for {item['price']}")],
                 actor=item["player"],
             ),
         )
@@ -231,7 +232,7 @@ def _no_intervention(item, snap, rs):
         ]
     return [
         (
-            f"Nobody intervenes in {announcer}'s purchase of {company}?",
+            f"Nobody intervenes in {words.possessive(announcer)} purchase of {company}?",
             ActionForm(
                 _hidden(item, ["company"]),
                 [Button(f"Nobody intervenes: {announcer} buys {company}")],
@@ -301,11 +302,11 @@ def _dividend(item, snap, rs):
 def _issue(item, snap, rs):
     corp = item["corporation"]
     if item["type"] == "issue":
-        label = f"Issue a {corp} share (the treasury receives {item.get('price')})"
+        label = f"Issue {words.a(corp)} share (the treasury receives {item.get('price')})"
     elif item["type"] == "redeem":  # classic's share redemption variant
-        label = f"Redeem a {corp} share from the bank (the treasury pays {item.get('price')})"
+        label = f"Redeem {words.a(corp)} share from the bank (the treasury pays {item.get('price')})"
     else:
-        label = f"Do not issue a {corp} share"
+        label = f"Do not issue {words.a(corp)} share"
     return [
         (
             f"{item['player']}: issue a share of {corp}?",
@@ -322,7 +323,7 @@ def _ipo_pays(o: dict, player: str) -> str:
 
 def _ipo_terms(o: dict, player: str) -> str:
     n = o.get("owner_shares")
-    return f"treasury {o.get('treasury')}, {n} share{'' if n == 1 else 's'} each for {player} and the bank"
+    return f"treasury {o.get('treasury')}, {words.count(n, 'share')} each for {player} and the bank"
 
 
 def _ipo(item, snap, rs):

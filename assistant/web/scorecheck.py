@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from assistant import words
 from assistant.rules import RuleError, registry
 from assistant.rules.core import position
 from assistant.web import cards
@@ -53,18 +54,18 @@ class ScoreForm:
         for i, name in enumerate(self.players):
             shares = {}
             for corp in self.ruleset.corporations:
-                n = _number(self.shares[(i, corp)], f"{name}'s {corp} shares")
+                n = _number(self.shares[(i, corp)], f"{words.possessive(name)} {corp} shares")
                 if n:
                     shares[corp] = n
             players[name] = {
-                "cash": _number(self.cash[i], f"{name}'s money"),
+                "cash": _number(self.cash[i], f"{words.possessive(name)} money"),
                 "companies": self.companies[i],
                 "shares": shares,
             }
         corps = {}
         for corp, text in self.prices.items():
             if text:
-                corps[corp] = {"share_price": _number(text, f"{corp}'s share price")}
+                corps[corp] = {"share_price": _number(text, f"{words.possessive(corp)} share price")}
         held = {c for p in players.values() for c in p["shares"]}
         missing = sorted(held - set(corps))
         if missing:

@@ -6,7 +6,9 @@ import secrets
 
 from flask import Flask
 from jinja2 import pass_context
+from markupsafe import Markup, escape
 
+from assistant import words
 from assistant.rules import registry
 from assistant.web import labels
 from assistant.web.labels import COLOR_MARKS
@@ -37,9 +39,26 @@ def new_token() -> str:
     return secrets.token_urlsafe(12)
 
 
+def _escaped(fn):
+    """A grammar helper as a filter: the names escaped, its own apostrophes not ("Amy's", not "Amy&#39;s")."""
+
+    def filter_(value, *args):
+        if isinstance(value, (list, tuple)):
+            value = [escape(v) for v in value]
+        elif isinstance(value, str):
+            value = escape(value)
+        return Markup(fn(value, *args))
+
+    return filter_
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.trim_blocks = True  # leaner HTML on the wire
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals.update(
         color_mark=color_mark, company_color=company_color, current_ruleset=page_ruleset, new_token=new_token
+    )
+    # grammar around names (assistant/words.py): "an Eagle share", "Stock Masters'", "1 share", "Horse decides"
+    app.jinja_env.filters.update(
+        {name: _escaped(getattr(words, name)) for name in ("a", "possessive", "count", "and_list", "they")}
     )

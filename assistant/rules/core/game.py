@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import copy
 
+from assistant import words
+
 from . import events, position
 from .compute import corporation_income, private_income
 from .entities import Corporation, ForeignInvestor, Player
@@ -490,7 +492,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             cand = self.order[(i + k) % n]
             if holdings[cand] == best:
                 if corp.president != cand:
-                    self._log(f"{cand} becomes president of {corp.name} ({best} shares)")
+                    self._log(f"{cand} becomes president of {corp.name} ({words.count(best, 'share')})")
                 corp.president = cand
                 return
 

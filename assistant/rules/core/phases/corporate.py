@@ -3,6 +3,8 @@ its own end check and issues and forms corporations at the start of the turn).""
 
 from __future__ import annotations
 
+from assistant import words
+
 from ..abilities import STEADY_ISSUE
 from ..compute import private_income
 from ..entities import Corporation
@@ -67,7 +69,7 @@ class CorporateMixin:
         if amount > top:
             raise RuleError(
                 f"{corp.name} can pay at most {top} per share (share price {corp.price} allows "
-                f"{self.max_payout(corp)}; {corp.cash} cash for {corp.issued} shares)."
+                f"{self.max_payout(corp)}; {corp.cash} cash for {words.count(corp.issued, 'share')})."
             )
         self.queue.pop(0)
         return self._pay_dividend(corp, amount, "")
@@ -113,9 +115,9 @@ class CorporateMixin:
         head = self.queue[0]
         if name != head:
             raise RuleError(
-                f"It is {head}'s turn, not {name}'s."
+                f"It is {words.possessive(head)} turn, not {words.possessive(name)}."
                 if name in self.corps
-                else f"It is {head}'s turn; {name!r} is not a corporation in play."
+                else f"It is {words.possessive(head)} turn; {name!r} is not a corporation in play."
             )
         return self.corps[head]
 
@@ -230,7 +232,8 @@ class CorporateMixin:
         head = self.queue[0]
         if abbr != head:
             raise RuleError(
-                f"It is the {head}'s turn to go public or not (descending face value order), not the {abbr}'s."
+                f"It is the {words.possessive(head)} turn to go public or not (descending face value order), "
+                f"not the {words.possessive(abbr)}."
             )
         return abbr
 
@@ -277,6 +280,6 @@ class CorporateMixin:
         owner.shares[name] = shares
         corp.president = owner.name
         return (
-            f"{owner.name} forms {name} with the {abbr} at {price}: {shares} share{'s' if shares > 1 else ''} "
+            f"{owner.name} forms {name} with the {abbr} at {price}: {words.count(shares, 'share')} "
             f"each for {owner.name} and the bank, {owner.name} pays {payment}, treasury {treasury}"
         )

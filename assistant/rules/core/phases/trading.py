@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from assistant import words
+
 from ..abilities import CLOSING_BONUS, FOREIGN_FIRST
 from ..errors import RuleError
 
@@ -198,7 +200,7 @@ class TradingMixin:
         seller_name = seller.name
         text = f"{corp.name} buys the {abbr} from {seller_name} for {price}"
         if announced:
-            text += f" (intervening in {announced}'s announced purchase)"
+            text += f" (intervening in {words.possessive(announced)} announced purchase)"
         return text
 
     def _check_intervention(self, corp, abbr: str, announced, pending) -> None:
@@ -234,7 +236,7 @@ class TradingMixin:
     def _pending_words(self) -> str:
         announcer, abbr = self.intervention
         receiver = " (in receivership)" if self.corps[announcer].president is None else ""
-        return f"{announcer}'s{receiver} announced purchase of the {abbr}"
+        return f"{words.possessive(announcer)}{receiver} announced purchase of the {abbr}"
 
     def _ev_announce(self, ev) -> str:
         """A president announces buying the foreign investor's company: the game waits while some
