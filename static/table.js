@@ -31,7 +31,9 @@
     var prev = slot.previousElementSibling;
     if (!prev) { return null; }
     var links = prev.matches("a") ? [prev] : prev.querySelectorAll("a[href]");
-    return Array.prototype.map.call(links, function (a) { return a.getAttribute("href"); }).join(" ");
+    // a decision helper belongs to its decision: the next decision's slot has another key
+    return Array.prototype.map.call(links, function (a) { return a.getAttribute("href"); }).join(" ") +
+      "#" + (slot.getAttribute("data-decision") || "");
   }
 
   function snapshot(root) {

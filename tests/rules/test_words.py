@@ -11,7 +11,6 @@ import pytest
 from assistant import words
 from assistant.rules.core import explain
 from assistant.rules.core.errors import RuleError
-from assistant.rules.registry import STARS
 from assistant.web import menu as web_menu
 
 from .builders import corporation, enter_phase, place, table
