@@ -31,9 +31,8 @@
     var prev = slot.previousElementSibling;
     if (!prev) { return null; }
     var links = prev.matches("a") ? [prev] : prev.querySelectorAll("a[href]");
-    // a decision helper belongs to its decision: the next decision's slot has another key
-    return Array.prototype.map.call(links, function (a) { return a.getAttribute("href"); }).join(" ") +
-      "#" + (slot.getAttribute("data-decision") || "");
+    // and the decision a helper belongs to
+    return Array.prototype.map.call(links, function (a) { return a.getAttribute("href"); }).join(" ") + slot.dataset.decision;
   }
 
   function snapshot(root) {

@@ -6,6 +6,7 @@ tests/artifacts/waits-*.png."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -70,3 +71,74 @@ def test_an_open_dividend_chart_stays_with_its_own_decision(live, browser):
     expect(page.locator("#c-actions .helper-box")).to_be_visible()
     expect(page.locator("#c-actions .helper-box")).not_to_contain_text(f"Dividend chart: {first}")
     assert page.problems == []
+
+
+def _axe(page, where) -> list[str]:
+    """axe (WCAG 2.1 A and AA) and the phone checks of test_accessibility, in light and dark."""
+    from .test_accessibility import _problems, axe_sync
+
+    axe = axe_sync.Axe()
+    out = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        out += [f"{where} {scheme}: {p}" for p in _problems(page, axe)]
+        _shot(page, f"{where}-{scheme}")
+    page.emulate_media(color_scheme="light")
+    return out
+
+
+def _new_game(page, base, names=("Amy", "Brian", "Crystal")):
+    page.goto(base + "/games/new")
+    for i, name in enumerate(names):
+        page.locator("input[name=name]").nth(i).fill(name)
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(re.compile(r"/games/[A-Za-z0-9_-]{22,}$"))
+    return page.url
+
+
+def test_the_join_code_folds_to_one_line_once_a_phone_has_joined(live, browser):
+    host = _phone(browser)
+    url = _new_game(host, live)
+    _seat(host, "Amy")
+    expect(host.locator("#c-join img.qr")).to_be_visible()  # large until another phone joins
+    other = _phone(browser)
+    other.goto(url)
+    _seat(other, "Brian")
+    # the host's Play view folds the code to one line by itself (Crystal has no phone yet)
+    line = host.locator("#c-join details.other > summary")
+    expect(line).to_have_text("▸\xa0Join this table: 2 of 3 seats taken", timeout=10_000)
+    expect(host.locator("#c-join img.qr")).to_be_hidden()
+    box = line.bounding_box()
+    assert box["height"] <= 60, f"the folded join code is {box['height']} px tall"
+    # the decisions are on the first screen, above the folded code
+    first = host.locator("#c-actions button").first
+    assert first.bounding_box()["y"] + first.bounding_box()["height"] <= PHONE["height"]
+    report = _axe(host, "join-folded")
+    line.click()  # one tap shows the code again
+    expect(host.locator("#c-join img.qr")).to_be_visible()
+    report += _axe(host, "join-unfolded")
+    assert report == [], "\n".join(report)
+    assert host.problems == [] and other.problems == []
+
+
+def test_a_server_on_127_0_0_1_says_phones_cannot_join(tmp_path, browser):
+    from .browser import LiveServer
+    from .conftest import make_app
+
+    app = make_app(tmp_path / "bound.sqlite3", BIND_HOST="127.0.0.1")
+    server = LiveServer(app)
+    server.start()
+    try:
+        host = _phone(browser)
+        url = _new_game(host, server.url)
+        link = host.locator("#c-join .link a")
+        expect(link).to_have_text(url)  # the address it answers on, not the LAN address
+        note = host.locator("#c-join p.warn")
+        expect(note).to_contain_text("Phones cannot reach this address")
+        note.scroll_into_view_if_needed()
+        report = _axe(host, "join-loopback")
+        assert report == [], "\n".join(report)
+        assert host.problems == []
+    finally:
+        server.stop()
+        app.extensions["rss_store"].close()
