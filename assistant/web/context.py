@@ -149,11 +149,6 @@ class TableView(SeatsView, BoardView, AcquisitionView):
         except (AttributeError, ValueError):
             return None
 
-    @property
-    def offering_phase(self) -> int | None:
-        """The phase in which drawn companies become available (Stars: wrap-up 2; classic: 5)."""
-        return self.phase_of("wrap_up") or self.phase_of("foreign_investor")
-
     @cached_property
     def short(self) -> list[tuple]:
         """Phase 4 while "phase done" is not offered: the players who must close companies first."""

@@ -348,13 +348,17 @@ def _ipo(item, snap, rs):
                 "1. Share price (and what it costs)",
                 [Radio(str(p), _ipo_pays(terms[p], player), _ipo_terms(terms[p], player)) for p in prices],
             ),
-            RadioGroup("corporation", "2. Charter", [Radio(c, c, _charter_ability(c, rs)) for c in charters]),
+            RadioGroup(
+                "corporation",
+                f"2. {rs.word('charter').capitalize()}",
+                [Radio(c, c, _charter_ability(c, rs)) for c in charters],
+            ),
         ]
     else:
         radios = [
             RadioGroup(
                 "choice",
-                "Charter and share price",
+                f"{rs.word('charter').capitalize()} and share price",
                 [
                     Radio(
                         f"{o['price']}|{o['corporation']}",

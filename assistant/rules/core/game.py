@@ -408,7 +408,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
                 self.setup = False
             return f"{company} drawn for the initial offering"
         self.unavailable.append(company)
-        return f"{company} drawn (unavailable until the wrap-up)"
+        return f"{company} drawn (unavailable until {self.ruleset.word('drawn_waits')})"
 
     # ------------------------------------------------------------------ shared procedures
     def _log(self, text: str) -> None:
