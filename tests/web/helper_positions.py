@@ -105,8 +105,16 @@ def _dividend_two(g):
     return nxt.get("for") == "dividend" and nxt.get("corporation") != g.next["corporation"]
 
 
+def _investment_an(g):
+    """Phase 1 with a share of Overseas Trading to buy or sell (a name said with "an")."""
+    return _for(g) == "investment" and any(
+        m["type"] in ("buy_share", "sell_share") and m["corporation"] == "Overseas Trading" for m in g.legal_actions()
+    )
+
+
 PREDICATES = {
     "dividend_two": _dividend_two,
+    "investment_an": _investment_an,
     "acquisition_many": _acquisition_many,
     "acquisition_two": _acquisition_two,
     "dividend": _dividend,

@@ -16,6 +16,7 @@ import pytest
 from assistant.rules.core import explain, preview
 from assistant.rules.stars import rulebook
 from assistant.rules.stars.cards import CARDS
+from tests.renaming import SAID_WITH_AN
 
 from .helper_positions import game_of, import_position
 from .htmlforms import forms
@@ -177,9 +178,10 @@ def test_ipo_calculator_matches_the_engine_and_forms_the_corporation(client):
 
 
 # ---------------------------------------------------------------------- share trade
-def test_share_trade_preview_for_every_buy_and_sell(client):
-    gid = import_position(client, "investment")
-    game = game_of("investment")
+@pytest.mark.parametrize("position", ["investment", "investment_an"])
+def test_share_trade_preview_for_every_buy_and_sell(client, position):
+    gid = import_position(client, position)
+    game = game_of(position)
     menu = [m for m in game.legal_actions() if m["type"] in ("buy_share", "sell_share")]
     actions = links(client.get(f"/games/{gid}/c/actions").get_data(as_text=True))
     for m in menu:
@@ -189,6 +191,8 @@ def test_share_trade_preview_for_every_buy_and_sell(client):
         html = client.get(f"/games/{gid}/help/trade", query_string=q, headers=HX).get_data(as_text=True)
         no_inline_code(html)
         t = preview.share_trade(game, m["player"], m["corporation"], side == "buy")
+        said = "an" if m["corporation"] in SAID_WITH_AN else "a"  # "Amy buys an Overseas Trading share"
+        assert f"<h3>{m['player']} {side}s {said} {m['corporation']} share</h3>" in html
         assert re.search(rf'class="price">{m["price"]}<', html), html
         assert t["price"] == m["price"]
         if t["presidency_changes"] and not t["receivership"]:

@@ -255,7 +255,7 @@ class CorporateMixin:
             raise RuleError(f"{price!r} is not a share price.")
         if price not in self.cards.ipo_prices[color]:
             allowed = ", ".join(map(str, self.cards.ipo_prices[color]))
-            raise RuleError(f"{price} is not an IPO price for a {color} company (allowed: {allowed}).")
+            raise RuleError(f"{price} is not an IPO price for {words.a(color)} company (allowed: {allowed}).")
         if price in self.price_holder:
             raise RuleError(f"The {price} share price card is held by {self.price_holder[price]}.")
         owner = self.owner[abbr]
