@@ -142,3 +142,38 @@ def test_a_server_on_127_0_0_1_says_phones_cannot_join(tmp_path, browser):
     finally:
         server.stop()
         app.extensions["rss_store"].close()
+
+
+def test_the_new_game_form_shows_the_chosen_games_own_variants(live, browser):
+    page = _phone(browser)
+    page.goto(live + "/games/new")
+    two_handed = page.get_by_text("Two-handed", exact=True)
+    two_player = page.get_by_text("Two-player variant", exact=True)
+    expect(two_handed).to_be_visible()  # Stars, chosen by default
+    expect(two_player).to_be_hidden()
+    report = _axe(page, "new-game-stars")
+    page.locator("#ruleset-rolling-stock input[name=ruleset]").check()
+    expect(two_player).to_be_visible()  # classic's own variants, and its game types
+    expect(two_handed).to_be_hidden()
+    expect(page.locator("#ruleset-rolling-stock").get_by_text("Short game: no purple companies")).to_be_visible()
+    page.locator("#ruleset-rolling-stock").scroll_into_view_if_needed()
+    report += _axe(page, "new-game-classic")
+    page.locator("#ruleset-rolling-stock-v2\\.2 input[name=ruleset]").check()
+    expect(two_player).to_be_hidden()
+    expect(two_handed).to_be_hidden()
+    assert report == [], "\n".join(report)
+    assert page.problems == []
+
+
+def test_the_v22_rules_page_in_its_own_words(live, browser):
+    page = _phone(browser)
+    page.goto(live + "/rules?ruleset=rolling-stock-v2.2#collect-income")
+    section = page.locator("section#collect-income")
+    expect(section).to_contain_text("Jupiter adds $1 per Company it owns")
+    expect(page.locator("header .brand")).to_have_text("Rolling Stock v2.2")
+    report = _axe(page, "rules-v22")
+    page.goto(live + "/")
+    expect(page.locator("header .brand")).to_have_text("Rolling Stock")
+    report += _axe(page, "home")
+    assert report == [], "\n".join(report)
+    assert page.problems == []
