@@ -9,6 +9,8 @@ position that cannot be is refused with a RuleError naming the problem; the game
 
 from __future__ import annotations
 
+from assistant import words
+
 from . import explain
 from .entities import Corporation
 from .errors import RuleError
@@ -40,12 +42,12 @@ def _players(game, state: dict, players: list[str]) -> None:
     for name in players:
         row = given[name] if isinstance(given[name], dict) else _fail(f"{name}: money, companies and shares.")
         p = game.players[name]
-        p.cash = _int(row.get("cash"), f"{name}'s money")
-        p.companies = _names(row.get("companies") or [], f"{name}'s companies")
+        p.cash = _int(row.get("cash"), f"{words.possessive(name)} money")
+        p.companies = _names(row.get("companies") or [], f"{words.possessive(name)} companies")
         shares = row.get("shares") or {}
         if not isinstance(shares, dict):
-            _fail(f"{name}'s shares must be given per corporation.")
-        p.shares = {c: _int(n, f"{name}'s {c} shares", 1) for c, n in shares.items() if n}
+            _fail(f"{words.possessive(name)} shares must be given per corporation.")
+        p.shares = {c: _int(n, f"{words.possessive(name)} {c} shares", 1) for c, n in shares.items() if n}
 
 
 def _check_prices(game, state: dict, final: bool) -> dict[str, int]:
@@ -60,7 +62,9 @@ def _check_prices(game, state: dict, final: bool) -> dict[str, int]:
             _fail(f"{name!r} is not a corporation of {game.ruleset.title}.")
         price = c.get("share_price") if isinstance(c, dict) else None
         if type(price) is not int or price not in row or price == 0:
-            _fail(f"{name}'s share price {price!r} is not a card of the share price row ({row[1]} to {row[-1]}).")
+            _fail(
+                f"{words.possessive(name)} share price {price!r} is not a card of the share price row ({row[1]} to {row[-1]})."
+            )
         if price in taken and price != game.cards.top_price:
             _fail(f"{taken[price]} and {name} both hold the {price} share price card.")
         taken[price] = name
@@ -77,12 +81,12 @@ def _corporations(game, state: dict) -> None:
     for name, c in state["corporations"].items():
         charter = game.charters[name]
         corp = Corporation(name, prices[name], charter.shares)
-        corp.cash = _int(c.get("cash"), f"{name}'s treasury")
-        corp.companies = _names(c.get("companies") or [], f"{name}'s companies")
+        corp.cash = _int(c.get("cash"), f"{words.possessive(name)} treasury")
+        corp.companies = _names(c.get("companies") or [], f"{words.possessive(name)} companies")
         if not corp.companies:
             _fail(f"{name} owns no company; a corporation always owns at least one.")
-        corp.issued = _int(c.get("issued"), f"{name}'s issued shares", 1)
-        corp.bank_shares = _int(c.get("bank_shares", 0), f"{name}'s shares in the bank")
+        corp.issued = _int(c.get("issued"), f"{words.possessive(name)} issued shares", 1)
+        corp.bank_shares = _int(c.get("bank_shares", 0), f"{words.possessive(name)} shares in the bank")
         if corp.issued > charter.shares:
             _fail(f"{name} has {charter.shares} shares; {corp.issued} cannot be issued.")
         unissued = c.get("unissued")
@@ -100,9 +104,11 @@ def _corporations(game, state: dict) -> None:
             if most:
                 _fail(f"{name} has no president, but players hold its shares.")
         elif president not in held:
-            _fail(f"{name}'s president {president!r} is not a player.")
+            _fail(f"{words.possessive(name)} president {president!r} is not a player.")
         elif held[president] < most:
-            _fail(f"{president} holds {held[president]} {name} shares, fewer than another player: not its president.")
+            _fail(
+                f"{president} holds {words.count(held[president], name + ' share')}, fewer than another player: not its president."
+            )
         elif held[president] == 0:
             _fail(f"{president} holds no {name} share and cannot be its president.")
         corp.president = president
@@ -238,7 +244,7 @@ def final_scores(ruleset, players, state: dict) -> dict:
         charter = game.charters[name]
         held = sum(p.shares.get(name, 0) for p in game.players.values())
         if held > charter.shares:
-            _fail(f"The players hold {held} {name} shares; it has only {charter.shares}.")
+            _fail(f"The players hold {words.count(held, name + ' share')}; it has only {charter.shares}.")
         corp = Corporation(name, price, charter.shares)
         game.corps[name] = corp
     scores = game.scores()
