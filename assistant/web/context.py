@@ -84,12 +84,15 @@ class TableView(SeatsView, BoardView, AcquisitionView):
     @cached_property
     def decision(self) -> str:
         """Which decision the game waits for, as a key: a decision helper open for one decision (the
-        dividend chart of one corporation) is not carried over to the next one (static/table.js)."""
+        dividend chart of one corporation, a trade preview in one player's turn) is not carried over to
+        the next one (static/table.js); in the phases where everyone acts in any order it stays open
+        while the others act."""
         nxt = self.next or {}
-        return "|".join(
-            [f"{self.snap.get('turn')}.{self.snap.get('phase')}"]
-            + [str(nxt.get(k) or "") for k in ("for", "player", "corporation", "company", "announced_by")]
-        )
+        key = [f"{self.snap.get('turn')}.{self.snap.get('phase')}"]
+        key += [str(nxt.get(k) or "") for k in ("for", "player", "corporation", "company", "announced_by")]
+        if nxt.get("player"):  # one player's turn (phase 1 comes round to them again): this time only
+            key.append(str(len(self.game.journal)))
+        return "|".join(key)
 
     @cached_property
     def menu(self) -> list[dict]:

@@ -477,3 +477,59 @@ def test_close_link_empties_the_slot(client, table):
     gid = table.started_game()
     resp = client.get(f"/games/{gid}/help/close", headers=HX)
     assert resp.status_code == 200 and resp.get_data(as_text=True) == ""
+
+
+def _same_player_twice_in_one_phase_1():
+    """(players, events up to a trade decision, the events until the same player's next one in the same
+    phase 1), from the first seeded playout that has it."""
+    import random
+
+    from assistant.rules import events_of
+    from assistant.rules.registry import STARS
+
+    def trade(g):
+        return (g.next or {}).get("for") == "investment" and {"buy_share", "sell_share"} & {
+            m["type"] for m in g.legal_actions()
+        }
+
+    for seed in range(300):
+        rng = random.Random(seed)
+        g = STARS.create(["Amy", "Brian", "Crystal"])
+        events, mark = [], None
+        for _ in range(900):
+            if trade(g):
+                where = (g.turn, g.phase, g.next["player"])
+                if mark and mark[0] == where and len(events) > mark[1]:
+                    return list(g.players), events[: mark[1]], events[mark[1] :]
+                if not mark or mark[0][:2] != where[:2]:
+                    mark = (where, len(events))
+            menu = g.legal_actions()
+            if not menu:
+                break
+            event = events_of(rng.choice(menu), lambda *a, r=rng: r.randint(*a) if len(a) == 2 else r.choice(a[0]))
+            g.apply(event)
+            events.append(event)
+    raise LookupError("no playout gives one player two trade decisions in one phase 1")
+
+
+def test_a_decision_helper_belongs_to_one_turn_of_its_player(client, table):
+    """Phase 1 comes round to the same player again: that is a new decision, so the slot of its trade
+    preview has a new key (static/table.js carries an open helper over within one decision only)."""
+    from assistant import transcript
+
+    players, head, rest = _same_player_twice_in_one_phase_1()
+    resp = client.post("/games/import", json=transcript.build(players, [], None, head, "same player twice"))
+    gid = resp.headers["Location"].rsplit("/", 1)[1]
+
+    def decisions():
+        html = client.get(f"/games/{gid}/c/actions").get_data(as_text=True)
+        return set(re.findall(r'class="helper-slot" data-decision="([^"]+)"', html))
+
+    before = decisions()
+    for event in rest:
+        assert table.post_json(gid, {"seq": table.state(gid)["seq"], "event": event}).status_code == 200
+    after = decisions()
+    assert len(before) == len(after) == 1
+    # the same turn and phase, the same player's investment: only the decision's own count differs
+    assert next(iter(before)).rsplit("|", 1)[0] == next(iter(after)).rsplit("|", 1)[0]
+    assert after != before
