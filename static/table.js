@@ -3,6 +3,8 @@
  * - A change made on another phone re-renders the current view; what the player had open,
  *   typed or focused is carried over, and the element at the top of the screen (or under the
  *   finger) keeps its place on screen: rows added or removed above it do not move it.
+ *   A decision helper's slot is keyed by its links and its decision (data-decision): an open
+ *   helper is carried over to the same decision only, never into the next one.
  * - When a re-render puts a different button under the finger, buttons take no tap for 700 ms.
  * - #connection shows while the server cannot be reached. A tap made meanwhile is kept (the
  *   tapped form is outlined; #unsent says so, fixed above the tabs, so nothing in the page moves)
@@ -31,7 +33,7 @@
     var prev = slot.previousElementSibling;
     if (!prev) { return null; }
     var links = prev.matches("a") ? [prev] : prev.querySelectorAll("a[href]");
-    return Array.prototype.map.call(links, function (a) { return a.getAttribute("href"); }).join(" ");
+    return Array.from(links, function (a) { return a.getAttribute("href"); }).join() + slot.dataset.decision;
   }
 
   function snapshot(root) {

@@ -28,10 +28,27 @@ def rename_value(value, names: dict[str, str]):
     return value
 
 
+# The corporation names (Stars and v2.2) said with "an", by ear; every other one takes "a".
+SAID_WITH_AN = {"Overseas Trading", "Orion", "Eagle"}
+
+
 def rename_text(text: str, names: dict[str, str]) -> str:
-    """Corporation names inside a sentence replaced (longest names first, whole names only)."""
-    pattern = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
-    return pattern.sub(lambda m: names[m.group(0)], text)
+    """Corporation names inside a sentence replaced (longest names first, whole names only), with
+    the article before them ("a Stock Masters share" -> "an Eagle share") and the possessive after
+    them ("Stock Masters' turn" -> "Eagle's turn") as the new name needs."""
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    pattern = re.compile(rf"(\b(?:a|an|A|An) )?({alternatives})('s\b|'(?!\w))?")
+
+    def rename(m: re.Match) -> str:
+        new = names[m.group(2)]
+        article = ""
+        if m.group(1):
+            article = ("an " if new in SAID_WITH_AN else "a ").capitalize() if m.group(1)[0].isupper() else ""
+            article = article or ("an " if new in SAID_WITH_AN else "a ")
+        owner = ("'" if new.endswith("s") else "'s") if m.group(3) else ""
+        return article + new + owner
+
+    return pattern.sub(rename, text)
 
 
 def rename_event(event: dict, names: dict[str, str]) -> dict:

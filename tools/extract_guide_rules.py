@@ -89,6 +89,21 @@ CORRECTIONS = [
 ]
 
 
+def _continues(before: str, after: str) -> bool:
+    """A paragraph cut by a column or page break: it stops mid-sentence and the next goes on in lower case."""
+    return not re.search(r"[.:!?”)]$", before) and after[:1].islower()
+
+
+def _joined(before: str, after: str) -> str:
+    """The two halves as one paragraph: "auc-" + "tion", "cen6" (a page number inside a word) + "tral"."""
+    if before.endswith("-"):
+        return before[:-1] + after
+    word = re.search(r"([a-z]+)\d+$", before)
+    if word:
+        return before[: word.end(1)] + after
+    return before + " " + after
+
+
 def main(path: str) -> int:
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     out = []
@@ -98,7 +113,10 @@ def main(path: str) -> int:
             text = re.sub(r"\s+", " ", lines[n - 1]).strip()
             text = re.sub(r"^1\.6\.9 ", "", text)
             text = re.sub(r" \d{1,2}$", "", text)  # a page number at the end of a column
-            paras.append(text)
+            if paras and _continues(paras[-1], text):
+                paras[-1] = _joined(paras[-1], text)
+            else:
+                paras.append(text)
         out.append({"anchor": anchor, "group": group, "title": title, "text": "\n\n".join(paras)})
     OUT.write_text(json.dumps(out + CORRECTIONS, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {len(out) + len(CORRECTIONS)} sections to {OUT}")

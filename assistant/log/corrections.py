@@ -12,6 +12,7 @@ that hold a count there): ``walk.py``.  One undo takes a correction back whole.
 from __future__ import annotations
 
 from assistant.rules import RuleError
+from assistant.rules.core import words
 from assistant.rules.core.events import AMEND
 
 
@@ -70,12 +71,12 @@ def changes(before: dict, after: dict, limit: int | None = None) -> list[str]:
     for name, p in before.get("players", {}).items():
         q = players.get(name, {})
         if p.get("cash") != q.get("cash"):
-            out.append(f"{name}'s money {p.get('cash')} → {q.get('cash')}")
-        out.extend(_cards(f"{name}'s cards", p, q))
+            out.append(f"{words.possessive(name)} money {p.get('cash')} → {q.get('cash')}")
+        out.extend(_cards(f"{words.possessive(name)} cards", p, q))
         shares, others = p.get("shares") or {}, q.get("shares") or {}
         for corp in dict.fromkeys([*shares, *others]):
             if shares.get(corp, 0) != others.get(corp, 0):
-                out.append(f"{name}'s {corp} shares {shares.get(corp, 0)} → {others.get(corp, 0)}")
+                out.append(f"{words.possessive(name)} {corp} shares {shares.get(corp, 0)} → {others.get(corp, 0)}")
     fi, gi = before.get("foreign_investor", {}), after.get("foreign_investor", {})
     if fi.get("cash") != gi.get("cash"):
         out.append(f"the foreign investor's money {fi.get('cash')} → {gi.get('cash')}")
@@ -86,10 +87,10 @@ def changes(before: dict, after: dict, limit: int | None = None) -> list[str]:
             out.append(f"{name} {'is formed' if c is None else 'is gone'}")
             continue
         if c.get("cash") != d.get("cash"):
-            out.append(f"{name}'s treasury {c.get('cash')} → {d.get('cash')}")
-        out.extend(_cards(f"{name}'s cards", c, d))
+            out.append(f"{words.possessive(name)} treasury {c.get('cash')} → {d.get('cash')}")
+        out.extend(_cards(f"{words.possessive(name)} cards", c, d))
         if c.get("share_price") != d.get("share_price"):
-            out.append(f"{name}'s share price {c.get('share_price')} → {d.get('share_price')}")
+            out.append(f"{words.possessive(name)} share price {c.get('share_price')} → {d.get('share_price')}")
     if before.get("turn") != after.get("turn") or before.get("phase") != after.get("phase"):
         out.append(f"turn {before.get('turn')}·{before.get('phase')} → {after.get('turn')}·{after.get('phase')}")
     if limit is None or len(out) <= limit:

@@ -36,6 +36,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 30,
         SESSION_REFRESH_EACH_REQUEST=False,  # no Set-Cookie on every poll: the cookie is sent when it changes
         LAN_IP=None,  # override the detected LAN address used for the join link / QR code
+        BIND_HOST=os.environ.get("RSS_HOST") or None,  # where serve listens (127.0.0.1: phones cannot join)
         SAVE_EVERY=saved.EVERY,  # a long game's state is saved in the database every N rows
     )
     if os.environ.get("RSS_DB"):

@@ -123,11 +123,7 @@ def line_chart(title: str, unit: str, labels: list[str], series: dict[str, list[
                 "last": present[-1] if present else None,
             }
         )
-    desc = "; ".join(
-        f"{line['name']}: {line['first'][1]} {_when(line['first'][0])}, {line['last'][1]} {_when(line['last'][0])}"
-        for line in lines
-        if line["first"]
-    )
+    desc = "; ".join(_described(line) for line in lines if line["first"])
     return {
         "title": title,
         "unit": unit,
@@ -143,6 +139,14 @@ def line_chart(title: str, unit: str, labels: list[str], series: dict[str, list[
         "labels": labels,
         "series": lines,
     }
+
+
+def _described(line: dict) -> str:
+    """ "Jupiter: 40 at the end of turn 3, 60 at the end"; one point once ("Jupiter: 60 at the end")."""
+    (first_at, first), (last_at, last) = line["first"], line["last"]
+    if first_at == last_at:
+        return f"{line['name']}: {first} {_when(first_at)}"
+    return f"{line['name']}: {first} {_when(first_at)}, {last} {_when(last_at)}"
 
 
 def _when(label: str) -> str:

@@ -10,7 +10,7 @@ from flask import abort
 
 from assistant.log.walk import UNDOS_WITHOUT_CONFIRM
 from assistant.rules import registry
-from assistant.rules.core import preview
+from assistant.rules.core import preview, words
 from assistant.store import NotFound
 from assistant.web import labels, menu
 from assistant.web.acquisition import AcquisitionView
@@ -83,6 +83,19 @@ class TableView(SeatsView, BoardView, AcquisitionView):
     @cached_property
     def next(self) -> dict | None:
         return self.game.next
+
+    @cached_property
+    def decision(self) -> str:
+        """Which decision the game waits for, as a key: a decision helper open for one decision (the
+        dividend chart of one corporation, a trade preview in one player's turn) is not carried over to
+        the next one (static/table.js); in the phases where everyone acts in any order it stays open
+        while the others act."""
+        nxt = self.next or {}
+        key = [f"{self.snap.get('turn')}.{self.snap.get('phase')}"]
+        key += [str(nxt.get(k) or "") for k in ("for", "player", "corporation", "company", "announced_by")]
+        if nxt.get("player"):  # one player's turn (phase 1 comes round to them again): this time only
+            key.append(str(len(self.game.journal)))
+        return "|".join(key)
 
     @cached_property
     def menu(self) -> list[dict]:
@@ -160,11 +173,6 @@ class TableView(SeatsView, BoardView, AcquisitionView):
             return self.game.phase_no(kind)
         except (AttributeError, ValueError):
             return None
-
-    @property
-    def offering_phase(self) -> int | None:
-        """The phase in which drawn companies become available (Stars: wrap-up 2; classic: 5)."""
-        return self.phase_of("wrap_up") or self.phase_of("foreign_investor")
 
     @cached_property
     def short(self) -> list[tuple]:
@@ -334,7 +342,7 @@ class TableView(SeatsView, BoardView, AcquisitionView):
             return c.get("error") or ""
         owner = c.get("owner")
         before, after = c.get("before") or {}, c.get("after") or {}
-        text = f"{company} leaves the game for good: {owner}'s income {before.get('income')} → {after.get('income')}"
+        text = f"{company} leaves the game for good: {words.possessive(owner)} income {before.get('income')} → {after.get('income')}"
         if "stars" in after:
             text += f", stars {before.get('stars')} → {after.get('stars')}"
         return text + "."

@@ -42,14 +42,41 @@ def _is_loopback(host: str) -> bool:
     return addr.is_loopback or addr.is_unspecified
 
 
+def bound_to_this_machine_only() -> bool:
+    """The server listens on a loopback address only (``--host 127.0.0.1``): no phone can reach it.
+
+    ``BIND_HOST`` is the address ``serve`` listens on (its ``--host`` / ``RSS_HOST``); unknown (None)
+    or every interface (0.0.0.0, ::) is reachable from the network."""
+    return bound_to_loopback(current_app.config.get("BIND_HOST"))
+
+
+def bound_to_loopback(bound: str | None) -> bool:
+    """Whether listening on ``bound`` means listening on this machine only."""
+    if not bound:
+        return False
+    name = bound.strip("[]").lower()
+    if name in ("0.0.0.0", "::", ""):
+        return False
+    if name in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
 def external_url(endpoint: str, **values) -> str:
-    """Absolute URL for ``endpoint``, with the LAN address instead of a loopback host."""
+    """Absolute URL for ``endpoint`` at an address the server answers on: the LAN address instead of
+    a loopback host when it listens on every interface (or on that one address), else the address
+    asked (a server bound to 127.0.0.1 answers there only: ``bound_to_this_machine_only``)."""
     path = url_for(endpoint, **values)
     host = request.host
     name, port = _split_host(host)
-    if _is_loopback(name):
-        ip = current_app.config.get("LAN_IP") or lan_ip()
+    if _is_loopback(name) and not bound_to_this_machine_only():
+        bound = (current_app.config.get("BIND_HOST") or "").strip("[]")
+        ip = bound if bound and not _is_loopback(bound) else current_app.config.get("LAN_IP") or lan_ip()
         if ip:
+            ip = f"[{ip}]" if ":" in ip else ip
             host = f"{ip}:{port}" if port else ip
     return f"{request.scheme}://{host}{path}"
 

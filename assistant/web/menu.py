@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from assistant.rules.core import events
+from assistant.rules.core import events, words
 from assistant.web import cards
 from assistant.web.labels import company_color
 
@@ -165,7 +165,7 @@ def _share(item, snap, rs):
             f"{item['player']}: investment",
             ActionForm(
                 _hidden(item, ["player", "corporation"]),
-                [Button(f"{verb} a {item['corporation']} share for {item['price']}")],
+                [Button(f"{verb} {words.a(item['corporation'])} share for {item['price']}")],
                 actor=item["player"],
             ),
         )
@@ -223,10 +223,9 @@ def _no_intervention(item, snap, rs):
         title = _intervention_question(corp, company, item.get("price"), announcer)
         ahead = item.get("after") or []
         if ahead:  # others answer first: it may only let it go now
-            names = " and ".join([", ".join(ahead[:-1]), ahead[-1]]) if len(ahead) > 1 else ahead[0]
             title = (
-                f"{corp} may intervene in {announcer}'s purchase of {company} after {names} "
-                f"{'let' if len(ahead) > 1 else 'lets'} it go. Let it go now?"
+                f"{corp} may intervene in {words.possessive(announcer)} purchase of {company} after "
+                f"{words.they(ahead, 'lets', 'let')} it go. Let it go now?"
             )
         return [
             (
@@ -238,7 +237,7 @@ def _no_intervention(item, snap, rs):
         ]
     return [
         (
-            f"Nobody intervenes in {announcer}'s purchase of {company}?",
+            f"Nobody intervenes in {words.possessive(announcer)} purchase of {company}?",
             ActionForm(
                 _hidden(item, ["company"]),
                 [Button(f"Nobody intervenes: {announcer} buys {company}")],
@@ -308,11 +307,11 @@ def _dividend(item, snap, rs):
 def _issue(item, snap, rs):
     corp = item["corporation"]
     if item["type"] == "issue":
-        label = f"Issue a {corp} share (the treasury receives {item.get('price')})"
+        label = f"Issue {words.a(corp)} share (the treasury receives {item.get('price')})"
     elif item["type"] == "redeem":  # classic's share redemption variant
-        label = f"Redeem a {corp} share from the bank (the treasury pays {item.get('price')})"
+        label = f"Redeem {words.a(corp)} share from the bank (the treasury pays {item.get('price')})"
     else:
-        label = f"Do not issue a {corp} share"
+        label = f"Do not issue {words.a(corp)} share"
     return [
         (
             f"{item['player']}: issue a share of {corp}?",
@@ -329,7 +328,7 @@ def _ipo_pays(o: dict, player: str) -> str:
 
 def _ipo_terms(o: dict, player: str) -> str:
     n = o.get("owner_shares")
-    return f"treasury {o.get('treasury')}, {n} share{'' if n == 1 else 's'} each for {player} and the bank"
+    return f"treasury {o.get('treasury')}, {words.count(n, 'share')} each for {player} and the bank"
 
 
 def _ipo(item, snap, rs):
@@ -354,13 +353,17 @@ def _ipo(item, snap, rs):
                 "1. Share price (and what it costs)",
                 [Radio(str(p), _ipo_pays(terms[p], player), _ipo_terms(terms[p], player)) for p in prices],
             ),
-            RadioGroup("corporation", "2. Charter", [Radio(c, c, _charter_ability(c, rs)) for c in charters]),
+            RadioGroup(
+                "corporation",
+                f"2. {rs.word('charter').capitalize()}",
+                [Radio(c, c, _charter_ability(c, rs)) for c in charters],
+            ),
         ]
     else:
         radios = [
             RadioGroup(
                 "choice",
-                "Charter and share price",
+                f"{rs.word('charter').capitalize()} and share price",
                 [
                     Radio(
                         f"{o['price']}|{o['corporation']}",

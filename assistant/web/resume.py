@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from assistant import transcript
 from assistant.rules import registry
+from assistant.rules.core import words
 from assistant.rules.core.position_shape import TURN_MAX
 from assistant.web import cards
 from assistant.web.scorecheck import FormError, _number, _price, charter_shares, game_and_players
@@ -112,11 +113,11 @@ class ResumeForm:
         for i, name in enumerate(self.players):
             shares = {}
             for corp in self.ruleset.corporations:
-                n = _number(self.value(f"sh-{i}-{corp}"), f"{name}'s {corp} shares", most[corp])
+                n = _number(self.value(f"sh-{i}-{corp}"), f"{words.possessive(name)} {corp} shares", most[corp])
                 if n:
                     shares[corp] = n
             players[name] = {
-                "cash": _number(self.value(f"cash-{i}"), f"{name}'s money"),
+                "cash": _number(self.value(f"cash-{i}"), f"{words.possessive(name)} money"),
                 "companies": self.chosen(f"co-{i}"),
                 "shares": shares,
             }
@@ -126,13 +127,13 @@ class ResumeForm:
             if not price:
                 continue
             held = sum(p["shares"].get(corp, 0) for p in players.values())
-            bank = _number(self.value(f"bank-{corp}"), f"{corp}'s shares in the bank", most[corp])
+            bank = _number(self.value(f"bank-{corp}"), f"{words.possessive(corp)} shares in the bank", most[corp])
             president = self.value(f"pres-{corp}") or None
             if president is None and held:  # worked out: the player holding the most (the first in order on a tie)
                 president = max(self.players, key=lambda p: (players[p]["shares"].get(corp, 0), -self.players.index(p)))
             corps[corp] = {
-                "cash": _number(self.value(f"treasury-{corp}"), f"{corp}'s treasury"),
-                "share_price": _price(price, f"{corp}'s share price", self.ruleset),
+                "cash": _number(self.value(f"treasury-{corp}"), f"{words.possessive(corp)} treasury"),
+                "share_price": _price(price, f"{words.possessive(corp)} share price", self.ruleset),
                 "companies": self.chosen(f"co-corp-{corp}"),
                 "president": president,
                 "issued": held + bank,  # worked out: what players and the bank hold

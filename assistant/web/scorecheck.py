@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from assistant.names import check_names
 from assistant.rules import RuleError, registry
-from assistant.rules.core import position, position_shape
+from assistant.rules.core import position, position_shape, words
 from assistant.rules.core.position_shape import MONEY_MAX
 from assistant.web import cards, costly
 
@@ -63,18 +63,18 @@ class ScoreForm:
         for i, name in enumerate(self.players):
             shares = {}
             for corp in self.ruleset.corporations:
-                n = _number(self.shares[(i, corp)], f"{name}'s {corp} shares", most[corp])
+                n = _number(self.shares[(i, corp)], f"{words.possessive(name)} {corp} shares", most[corp])
                 if n:
                     shares[corp] = n
             players[name] = {
-                "cash": _number(self.cash[i], f"{name}'s money"),
+                "cash": _number(self.cash[i], f"{words.possessive(name)} money"),
                 "companies": self.companies[i],
                 "shares": shares,
             }
         corps = {}
         for corp, text in self.prices.items():
             if text:
-                corps[corp] = {"share_price": _price(text, f"{corp}'s share price", self.ruleset)}
+                corps[corp] = {"share_price": _price(text, f"{words.possessive(corp)} share price", self.ruleset)}
         held = {c for p in players.values() for c in p["shares"]}
         missing = sorted(held - set(corps))
         if missing:

@@ -112,6 +112,11 @@ class SeatsView:
         return lan.external_url("table.page", gid=self.gid)
 
     @cached_property
+    def join_reachable(self) -> bool:
+        """False when the server listens on this machine only (127.0.0.1): the link says so."""
+        return not lan.bound_to_this_machine_only()
+
+    @cached_property
     def board_url(self) -> str:
         """The board's address as a tablet on the table's network reaches it."""
         return lan.external_url("board.page", gid=self.gid)
@@ -134,13 +139,26 @@ class SeatsView:
             players.update(self.person_seats.get(name) or [name])
         return players & set(self.info.players)
 
+    @cached_property
+    def seats_played(self) -> set[str]:
+        """The players some phone plays, and those whose decisions a phone has entered for them (a seat
+        played for someone else at the table is as good as taken: the join code need not wait for it)."""
+        entered = {e.get("event", {}).get("player") for e in self.game.journal.held}
+        return self.seats_taken | (entered & set(self.info.players))
+
     @property
     def seats_count(self) -> tuple[int, int]:
-        return len(self.seats_taken), len(self.info.players)
+        return len(self.seats_played), len(self.info.players)
 
     @property
     def all_seats_taken(self) -> bool:
-        return self.seats_taken >= set(self.info.players)
+        return self.seats_played >= set(self.info.players)
+
+    @property
+    def join_folded(self) -> bool:
+        """Once another phone has joined (or a seat is played for someone), the host's join code
+        folds to one line on the Play view: the decisions come first."""
+        return bool(self.seats_played - self.my_seats)
 
     @cached_property
     def is_host(self) -> bool:
@@ -157,5 +175,6 @@ class SeatsView:
 
     @property
     def shows_join(self) -> bool:
-        """The host's phone shows the QR code large on the Play view until every seat is taken."""
+        """The host's phone shows the join QR code on the Play view until every seat is taken (large
+        until another phone has joined, then folded to one line)."""
         return self.is_host and not self.all_seats_taken and not self.snap.get("game_over")

@@ -30,7 +30,7 @@ from assistant.dbcheck import DamagedDatabase
 from assistant.web import MAX_BODY, create_app, limits, supervisor
 from assistant.web.deadlines import Deadline
 from assistant.web.front import BufferedBodies
-from assistant.web.lan import lan_ip
+from assistant.web.lan import bound_to_loopback, lan_ip
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 5000
@@ -284,6 +284,7 @@ def main(
     threads: int | None = None,
 ) -> int:
     s = settings(host, port, db, workers, threads)
+    os.environ["RSS_HOST"] = s.host  # the app (and each worker's) says so when phones cannot reach it
     # Set up once here (database checks, schema, WAL, the secret key file) before any worker starts.
     try:
         wsgi, app = served_app(s.db, check=True)
@@ -292,11 +293,10 @@ def main(
         return 2
     database = app.config["DATABASE"]
     shown = lan_ip() if s.host in ("0.0.0.0", "::", "") else s.host
-    print(
-        f"Rolling Stock Stars table assistant: open http://{shown or 'localhost'}:{s.port}/ "
-        f"on a phone in the same network",
-        flush=True,
-    )
+    where = "on a phone in the same network"
+    if bound_to_loopback(s.host):
+        where = "on this machine (phones cannot reach it: start with --host 0.0.0.0 to let them join)"
+    print(f"Rolling Stock table assistant: open http://{shown or 'localhost'}:{s.port}/ {where}", flush=True)
     where = f"{s.workers} worker process(es) x {s.threads} threads" if s.server == "granian" else "one process"
     print(f"Database: {app.extensions['rss_db_report'].summary()}  ({s.server}, {where})", flush=True)
     if not dburl.is_postgres(database):

@@ -4,22 +4,49 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Flask
+from flask import Flask, has_request_context, request
 from jinja2 import pass_context
+from markupsafe import Markup, escape
 
 from assistant.rules import registry
+from assistant.rules.core import words
 from assistant.web import labels
 from assistant.web.labels import COLOR_MARKS
+
+# What the pages about no game (home, new game, errors outside a game) call the games: the family.
+FAMILY = "Rolling Stock"
+
+
+def _ruleset_of(ctx) -> registry.Ruleset | None:
+    """The ruleset of what a template shows: given to it as ``ruleset``, the table view's
+    (``v.ruleset``), else that of the game the address names (an error page inside a game)."""
+    ruleset = ctx.get("ruleset")
+    if not isinstance(ruleset, registry.Ruleset):
+        ruleset = getattr(ctx.get("v"), "ruleset", None)
+    if isinstance(ruleset, registry.Ruleset):
+        return ruleset
+    gid = (request.view_args or {}).get("gid") if has_request_context() else None
+    if isinstance(gid, str):
+        from assistant.web import get_store
+
+        try:
+            return registry.get(get_store().get_game(gid).ruleset)
+        except Exception:  # noqa: BLE001 - no such game (the 404 itself), or its store fails: the family
+            return None
+    return None
 
 
 @pass_context
 def page_ruleset(ctx) -> registry.Ruleset:
-    """The ruleset of what a template shows: given to it as ``ruleset``, or the table view's
-    (``v.ruleset``); pages about no game (home, errors) say Rolling Stock Stars, the default."""
-    ruleset = ctx.get("ruleset")
-    if not isinstance(ruleset, registry.Ruleset):
-        ruleset = getattr(ctx.get("v"), "ruleset", None)
-    return ruleset if isinstance(ruleset, registry.Ruleset) else registry.get(registry.DEFAULT)
+    """The ruleset of what a template shows (Rolling Stock Stars, the default, for no game)."""
+    return _ruleset_of(ctx) or registry.get(registry.DEFAULT)
+
+
+@pass_context
+def page_title(ctx) -> str:
+    """The name a page gives the game: the game's own inside a game, the family's elsewhere."""
+    ruleset = _ruleset_of(ctx)
+    return ruleset.title if ruleset else FAMILY
 
 
 @pass_context
@@ -37,9 +64,31 @@ def new_token() -> str:
     return secrets.token_urlsafe(12)
 
 
+def _escaped(fn):
+    """A grammar helper as a filter: the names escaped, its own apostrophes not ("Amy's", not "Amy&#39;s")."""
+
+    def filter_(value, *args):
+        if isinstance(value, (list, tuple)):
+            value = [escape(v) for v in value]
+        elif isinstance(value, str):
+            value = escape(value)
+        return Markup(fn(value, *args))
+
+    return filter_
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.trim_blocks = True  # leaner HTML on the wire
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals.update(
-        color_mark=color_mark, company_color=company_color, current_ruleset=page_ruleset, new_token=new_token
+        color_mark=color_mark,
+        company_color=company_color,
+        current_ruleset=page_ruleset,
+        page_title=page_title,
+        family=FAMILY,
+        new_token=new_token,
+    )
+    # grammar around names (assistant/words.py): "an Eagle share", "Stock Masters'", "1 share", "Horse decides"
+    app.jinja_env.filters.update(
+        {name: _escaped(getattr(words, name)) for name in ("a", "possessive", "count", "and_list", "they")}
     )

@@ -346,7 +346,7 @@ def test_menu_lists_every_intervention_with_its_price_best_priority_first():
     assert g.company_owner_name("WT") == DOPPLER and g.corps[DOPPLER].cash == 26 and g.corps[JUNKYARD].cash == 14
     assert (
         g.journal[-1]["text"]
-        == f"{DOPPLER} buys the WT from the foreign investor for 14 (intervening in {JUNKYARD}'s announced purchase)"
+        == f"{DOPPLER} buys the WT from the foreign investor for 14 (intervening in Junkyard Scrappers' announced purchase)"
     )
 
 

@@ -52,6 +52,10 @@ def test_a_random_game_of_the_fourth_game_runs_to_its_end_on_the_menu(games):
             event.update(corporation=option["corporation"], price=option["price"])
         game.apply(event)
     assert game.game_over and set(game.final["scores"]) == {"Amy", "Brian", "Crystal"}
+    # in its own words (its words.json): a company drawn in play waits "until the next sprint"
+    drawn = [e["text"] for e in game.journal if "unavailable" in e["text"]]
+    assert drawn and all(t.endswith("(unavailable until the next sprint)") for t in drawn)
+    assert game.ruleset.word("charter") == "flag" and game.ruleset.money(3) == "3 coins"
 
 
 def test_the_fourth_game_leaves_the_three_games_as_they_were(games):

@@ -7,6 +7,7 @@ exactly the same game.  Positions are searched, not hard-coded, so they survive 
 
 from __future__ import annotations
 
+import copy
 import random
 from functools import cache
 
@@ -94,7 +95,26 @@ def _acquisition_many(g):
     return len({m["corporation"] for m in items}) >= 3 and len(items) >= 10
 
 
+def _dividend_two(g):
+    """A dividend decision whose next decision is another corporation's dividend."""
+    if not _dividend(g):
+        return False
+    after = copy.deepcopy(g)
+    after.apply({"type": "dividend", "corporation": g.next["corporation"], "amount": 0})
+    nxt = after.next or {}
+    return nxt.get("for") == "dividend" and nxt.get("corporation") != g.next["corporation"]
+
+
+def _investment_an(g):
+    """Phase 1 with a share of Overseas Trading to buy or sell (a name said with "an")."""
+    return _for(g) == "investment" and any(
+        m["type"] in ("buy_share", "sell_share") and m["corporation"] == "Overseas Trading" for m in g.legal_actions()
+    )
+
+
 PREDICATES = {
+    "dividend_two": _dividend_two,
+    "investment_an": _investment_an,
     "acquisition_many": _acquisition_many,
     "acquisition_two": _acquisition_two,
     "dividend": _dividend,

@@ -48,6 +48,12 @@ def test_values_are_scaled_to_the_plot_area_and_gaps_break_the_line():
     assert (a["cls"], b["cls"]) == ("s1", "s2") and (a["dash"], b["dash"]) != (None, None)
 
 
+def test_a_line_of_one_point_is_described_once():
+    """A corporation formed in the last turn has one price: "Jupiter: 60 at the end", not twice."""
+    c = charts.line_chart("t", "u", ["start", "1", "end"], {"Horse": [10, 20, 30], "Jupiter": [None, None, 60]})
+    assert c["desc"] == "Horse: 10 at the start, 30 at the end; Jupiter: 60 at the end"
+
+
 @pytest.mark.parametrize("n", range(2, 40))
 def test_x_axis_labels_never_touch_and_name_both_ends(n):
     labels = ["start", *map(str, range(1, n - 1)), "now"]

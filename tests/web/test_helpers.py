@@ -16,6 +16,7 @@ import pytest
 from assistant.rules.core import explain, preview
 from assistant.rules.stars import rulebook
 from assistant.rules.stars.cards import CARDS
+from tests.renaming import SAID_WITH_AN
 
 from .helper_positions import game_of, import_position
 from .htmlforms import forms
@@ -177,9 +178,10 @@ def test_ipo_calculator_matches_the_engine_and_forms_the_corporation(client):
 
 
 # ---------------------------------------------------------------------- share trade
-def test_share_trade_preview_for_every_buy_and_sell(client):
-    gid = import_position(client, "investment")
-    game = game_of("investment")
+@pytest.mark.parametrize("position", ["investment", "investment_an"])
+def test_share_trade_preview_for_every_buy_and_sell(client, position):
+    gid = import_position(client, position)
+    game = game_of(position)
     menu = [m for m in game.legal_actions() if m["type"] in ("buy_share", "sell_share")]
     actions = links(client.get(f"/games/{gid}/c/actions").get_data(as_text=True))
     for m in menu:
@@ -189,6 +191,8 @@ def test_share_trade_preview_for_every_buy_and_sell(client):
         html = client.get(f"/games/{gid}/help/trade", query_string=q, headers=HX).get_data(as_text=True)
         no_inline_code(html)
         t = preview.share_trade(game, m["player"], m["corporation"], side == "buy")
+        said = "an" if m["corporation"] in SAID_WITH_AN else "a"  # "Amy buys an Overseas Trading share"
+        assert f"<h3>{m['player']} {side}s {said} {m['corporation']} share</h3>" in html
         assert re.search(rf'class="price">{m["price"]}<', html), html
         assert t["price"] == m["price"]
         if t["presidency_changes"] and not t["receivership"]:
@@ -473,3 +477,59 @@ def test_close_link_empties_the_slot(client, table):
     gid = table.started_game()
     resp = client.get(f"/games/{gid}/help/close", headers=HX)
     assert resp.status_code == 200 and resp.get_data(as_text=True) == ""
+
+
+def _same_player_twice_in_one_phase_1():
+    """(players, events up to a trade decision, the events until the same player's next one in the same
+    phase 1), from the first seeded playout that has it."""
+    import random
+
+    from assistant.rules import events_of
+    from assistant.rules.registry import STARS
+
+    def trade(g):
+        return (g.next or {}).get("for") == "investment" and {"buy_share", "sell_share"} & {
+            m["type"] for m in g.legal_actions()
+        }
+
+    for seed in range(300):
+        rng = random.Random(seed)
+        g = STARS.create(["Amy", "Brian", "Crystal"])
+        events, mark = [], None
+        for _ in range(900):
+            if trade(g):
+                where = (g.turn, g.phase, g.next["player"])
+                if mark and mark[0] == where and len(events) > mark[1]:
+                    return list(g.players), events[: mark[1]], events[mark[1] :]
+                if not mark or mark[0][:2] != where[:2]:
+                    mark = (where, len(events))
+            menu = g.legal_actions()
+            if not menu:
+                break
+            event = events_of(rng.choice(menu), lambda *a, r=rng: r.randint(*a) if len(a) == 2 else r.choice(a[0]))
+            g.apply(event)
+            events.append(event)
+    raise LookupError("no playout gives one player two trade decisions in one phase 1")
+
+
+def test_a_decision_helper_belongs_to_one_turn_of_its_player(client, table):
+    """Phase 1 comes round to the same player again: that is a new decision, so the slot of its trade
+    preview has a new key (static/table.js carries an open helper over within one decision only)."""
+    from assistant import transcript
+
+    players, head, rest = _same_player_twice_in_one_phase_1()
+    resp = client.post("/games/import", json=transcript.build(players, [], None, head, "same player twice"))
+    gid = resp.headers["Location"].rsplit("/", 1)[1]
+
+    def decisions():
+        html = client.get(f"/games/{gid}/c/actions").get_data(as_text=True)
+        return set(re.findall(r'class="helper-slot" data-decision="([^"]+)"', html))
+
+    before = decisions()
+    for event in rest:
+        assert table.post_json(gid, {"seq": table.state(gid)["seq"], "event": event}).status_code == 200
+    after = decisions()
+    assert len(before) == len(after) == 1
+    # the same turn and phase, the same player's investment: only the decision's own count differs
+    assert next(iter(before)).rsplit("|", 1)[0] == next(iter(after)).rsplit("|", 1)[0]
+    assert after != before

@@ -22,6 +22,7 @@ from assistant.rules.core import explain, preview
 from assistant.rules.core.game import Game
 from assistant.rules.registry import STARS
 from assistant.rules.stars import rulebook
+from tests.renaming import SAID_WITH_AN
 
 from .browser import ARTIFACTS, CHROMIUM, PHONE
 
@@ -205,8 +206,9 @@ def test_share_trade_preview_one_tap(live, phone):
     for kind, label in (("buy_share", "buy"), ("sell_share", "sell")):
         item = next(m for m in game.legal_actions() if m["type"] == kind)
         t = preview.share_trade(game, item["player"], item["corporation"], kind == "buy_share")
+        said = "an" if item["corporation"] in SAID_WITH_AN else "a"  # "Sell an Overseas Trading share"
         form = page.locator(
-            "#c-actions form.act", has_text=f"{'Buy' if label == 'buy' else 'Sell'} a {item['corporation']} share"
+            "#c-actions form.act", has_text=f"{'Buy' if label == 'buy' else 'Sell'} {said} {item['corporation']} share"
         )
         link = form.locator("xpath=following-sibling::p[1]").locator("a.helper-link", has_text="What happens?")
         link.click()

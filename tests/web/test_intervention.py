@@ -254,9 +254,9 @@ def test_the_phones_ask_the_interveners_in_priority_order(client, table, store):
     assert "WT: Brian (Overseas Trading) answers first, then Crystal, you" in bar
     panel = html.unescape(_panel(amy, gid))
     assert (
-        "Vintage Machinery may intervene in Junkyard Scrappers's purchase of WT after Overseas Trading and "
+        "Vintage Machinery may intervene in Junkyard Scrappers' purchase of WT after Overseas Trading and "
         "Doppler AG let it go. Let it go now?"
-    ) in panel or "Vintage Machinery may intervene in Junkyard Scrappers’ purchase of WT after" in panel
+    ) in panel
     mine = [f for f in forms(panel) if f.fields.get("e.corporation") == "Vintage Machinery"]
     assert [f.buttons[0][2] for f in mine] == ["Let it go"]  # no Intervene button yet
     # Brian's phone is asked first, with both buttons

@@ -45,7 +45,9 @@ def test_form_creates_a_game_of_each_ruleset(client, table, store, key):
     assert store.state(gid)[1].ruleset is registry.get(key)
     page = client.get(f"/games/{gid}/v/table").text  # the Table view: offering, deck, prices
     assert registry.get(key).title in page
-    assert "Unavailable (until phase 2)" in page  # Stars' wrap-up
+    # a company drawn in phase 1 waits for phase 2: Stars calls it the wrap-up, v2.2 numbers it
+    waits = {"rolling-stock-stars": "the wrap-up", "rolling-stock-v2.2": "phase 2"}[key]
+    assert f"Unavailable (until {waits})" in page
 
 
 def test_form_creates_a_classic_game_of_each_type(client, table, store):
@@ -221,7 +223,8 @@ def test_a_classic_game_is_played_through_the_json_door_and_every_page_shows_it(
     resp = _create(client, table, "rolling-stock", ["Amy", "Brian", "Crystal"], **{"game_type-rolling-stock": "short"})
     gid = resp.headers["Location"].rsplit("/", 1)[1]
     assert store.get_game(gid).options == ["short"]
-    assert "Unavailable (until phase 5)" in client.get(f"/games/{gid}/c/offering").text  # classic's phase 5
+    # Guide: "Newly drawn companies are not available for auction in the same turn. They have to wait until next turn."
+    assert "Unavailable (until the next turn)" in client.get(f"/games/{gid}/c/offering").text
     rng = random.Random(7)
     shown_corporations = set()
     for i in range(400):

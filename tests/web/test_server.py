@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from assistant import transcript
 from assistant.rules.registry import STARS
 from assistant.web import MAX_BODY, server
 from tests.processes import workers as worker_pids
@@ -92,10 +93,21 @@ def test_serve_runs_and_prints_the_address(tmp_path, which):
     proc, port, db, body = _start(tmp_path, "--workers", "2", env={"RSS_SERVER": which})
     try:
         assert body is not None and "New game" in body
+        # bound to 127.0.0.1: the join link is an address it answers on, and says phones cannot reach it
+        game = json.dumps(transcript.build(["Amy", "Brian", "Crystal"], [], None, [], "join link test")).encode()
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{port}/games/import", data=game, headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            gid = resp.url.rsplit("/", 1)[1]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{gid}/c/join", timeout=10) as resp:
+            join = resp.read().decode()
+        assert f'<a href="http://127.0.0.1:{port}/games/{gid}">' in join
+        assert "Phones cannot reach this address: the server listens on this machine only (127.0.0.1)." in join
     finally:
         proc.terminate()
         out, _ = proc.communicate(timeout=15)
-    assert f"http://127.0.0.1:{port}/" in out
+    assert f"http://127.0.0.1:{port}/ on this machine (phones cannot reach it" in out
     assert f"({which}," in out
     assert db.exists()
 

@@ -28,7 +28,7 @@ section:
 
 from __future__ import annotations
 
-from ..core import events
+from ..core import events, words
 from ..core.errors import RuleError
 from ..core.game import Game
 from . import rules
@@ -155,12 +155,12 @@ class ClassicGame(Game):
         if "share_redemption" not in self.options:
             return "Shares are redeemed only in the share redemption variant."
         if corp.issued < 3:
-            return f"{corp.name} has {corp.issued} shares issued; it redeems only with at least 3."
+            return f"{corp.name} has {words.count(corp.issued, 'share')} issued; it redeems only with at least 3."
         if not corp.bank_shares:
             return f"The bank holds no {corp.name} share to redeem."
         price = self.price_move(corp, 1).new
         if price > corp.cash:
-            return f"Redeeming a {corp.name} share costs {price}; its treasury has {corp.cash}."
+            return f"Redeeming {words.a(corp.name)} share costs {price}; its treasury has {corp.cash}."
         return None
 
     def can_redeem(self, corp) -> bool:

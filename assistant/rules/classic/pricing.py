@@ -8,6 +8,7 @@ table: a corporation there stays, and the game ends in phase 10.
 
 from __future__ import annotations
 
+from ..core import words
 from . import rules
 
 
@@ -20,7 +21,7 @@ class BookValuePricing:
         row = rules.table_row(corp.price, corp.issued, book)
         move = game.price_move(corp, rules.price_steps(corp.price, corp.issued, book))
         facts = {"book_value": book, "table_row": None if row is None else [row[0], row[1]]}
-        return move, facts, f"book value {book} with {corp.issued} shares: {move.describe()}"
+        return move, facts, f"book value {book} with {words.count(corp.issued, 'share')}: {move.describe()}"
 
     def rating(self, game, name: str) -> dict:
         c = game.corps[name]
@@ -38,7 +39,7 @@ class BookValuePricing:
             lines.append(f"{abbr}: face value {companies[abbr].face_value}.")
         total = rules.book_value(corp.cash, corp.companies)
         lines.append(
-            f"Market value: {corp.issued} shares × {corp.price} = {corp.issued * corp.price}; the book value is "
+            f"Market value: {words.count(corp.issued, 'share')} × {corp.price} = {corp.issued * corp.price}; the book value is "
             f"{'above' if total >= corp.issued * corp.price else 'below'} it."
         )
         move, _facts, _why = self.adjustment(game, corp, corp.cash)
@@ -54,7 +55,7 @@ class BookValuePricing:
         book = facts["book_value"]
         lines = [
             f"Book value: {cash} cash + {faces} = {book}.",
-            f"Market value at {corp.price}: {corp.issued} shares × {corp.price} = {corp.issued * corp.price}.",
+            f"Market value at {corp.price}: {words.count(corp.issued, 'share')} × {corp.price} = {corp.issued * corp.price}.",
         ]
         if facts["table_row"] is None:
             lines.append(f"The {corp.price} card has no table: the share price stays.")
@@ -66,7 +67,7 @@ class BookValuePricing:
         lower, higher = row[i - 1], row[i + 1]
         span = f"{low}–{high}" if high is not None else f"{low} or more"
         lines += [
-            f"The {corp.price} card with {n} shares: below {n * lower} (×{lower}) two cards down, below "
+            f"The {corp.price} card with {words.count(n, 'share')}: below {n * lower} (×{lower}) two cards down, below "
             f"{n * corp.price} one down, below {n * higher} (×{higher}) one up, else two up.",
             f"{book} is in the row {span}: {'up' if move.steps > 0 else 'down'} to {move.target}.",
         ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..core import vocabulary
 from ..core.ruleset import GameType, Ruleset, frozen
 from . import rulebook
 from .cards import CARDS
@@ -52,4 +53,5 @@ CLASSIC = Ruleset(
     cards=CARDS,
     pricing=BOOK_VALUE,
     engine=ClassicGame,
+    words=vocabulary.load(__package__, ClassicGame.GAME),
 )

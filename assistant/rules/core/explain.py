@@ -6,6 +6,8 @@ same computations the engine uses, so an explanation never disagrees with the ga
 
 from __future__ import annotations
 
+from . import words
+
 
 def _costs_line(game) -> str:
     costs = game.costs()
@@ -31,7 +33,7 @@ def income(game, entity: str) -> dict:
         title = f"{entity} income"
     else:
         inc = game.player_income(entity)
-        title = f"{entity}'s income"
+        title = f"{words.possessive(entity)} income"
     lines = inc.lines() or ["No companies."]
     lines.append(_costs_line(game))
     if entity in game.players:
@@ -54,7 +56,7 @@ def price_after_dividend(game, corp_name: str, amount: int) -> dict:
     corp = game.corps[corp_name]
     cash = corp.cash - amount * corp.issued
     move, facts, _why = game.adjustment(corp, cash)
-    lines = [f"Pays {amount} × {corp.issued} shares = {amount * corp.issued}; {cash} cash left."]
+    lines = [f"Pays {amount} × {words.count(corp.issued, 'share')} = {amount * corp.issued}; {cash} cash left."]
     lines += game.pricing.dividend_lines(game, corp, cash, facts, move)
     if move.skipped:
         lines.append(
@@ -85,7 +87,7 @@ def share_price(game, corp_name: str, buying: bool) -> dict:
         holders = ", ".join(f"{p} ({game.price_holder.get(p)})" for p in move.skipped)
         lines.append(f"Cards in use are skipped: {holders}.")
     lines.append(f"The {'buyer pays' if buying else 'seller receives'} the new price, {move.new}.")
-    return {"title": f"{verb} a {corp_name} share", "total": move.new, "lines": lines}
+    return {"title": f"{verb} {words.a(corp_name)} share", "total": move.new, "lines": lines}
 
 
 def dividend_limit(game, corp_name: str) -> dict:
@@ -97,7 +99,7 @@ def dividend_limit(game, corp_name: str) -> dict:
         "total": min(card, by_cash),
         "lines": [
             f"The {corp.price} card allows up to {card} per share.",
-            f"{corp.cash} cash for {corp.issued} issued shares allows {by_cash} per share.",
+            f"{corp.cash} cash for {words.count(corp.issued, 'issued share')} allows {by_cash} per share.",
         ],
     }
 
@@ -115,7 +117,7 @@ def score(game, player: str) -> dict:
         price = game.corps[cname].price
         lines.append(f"{n} × {cname} at {price} = {n * price}.")
         total += n * price
-    return {"title": f"{player}'s value", "total": total, "lines": lines}
+    return {"title": f"{words.possessive(player)} value", "total": total, "lines": lines}
 
 
 def price_row(game) -> list[dict]:

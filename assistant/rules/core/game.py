@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 
-from . import deadline, events, position
+from . import deadline, events, position, words
 from .compute import corporation_income, private_income
 from .entities import Corporation, ForeignInvestor, Player
 from .errors import RuleError
@@ -457,7 +457,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
                 self.setup = False
             return f"{company} drawn for the initial offering"
         self.unavailable.append(company)
-        return f"{company} drawn (unavailable until the wrap-up)"
+        return f"{company} drawn (unavailable until {self.ruleset.word('drawn_waits')})"
 
     # ------------------------------------------------------------------ shared procedures
     def _log(self, text: str) -> None:
@@ -541,7 +541,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             cand = self.order[(i + k) % n]
             if holdings[cand] == best:
                 if corp.president != cand:
-                    self._log(f"{cand} becomes president of {corp.name} ({best} shares)")
+                    self._log(f"{cand} becomes president of {corp.name} ({words.count(best, 'share')})")
                 corp.president = cand
                 return
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from . import explain
+from . import explain, words
 from .entities import Corporation
 from .errors import RuleError
 
@@ -90,19 +90,26 @@ def _players(game, state: dict, players: list[str], problems: _Problems) -> None
                 problems.fail(f"players.{name}", f"{name}: money, companies and shares.")
             p = game.players[name]
             with problems.part():
-                p.cash = _int(problems, f"players.{name}.cash", row.get("cash"), f"{name}'s money")
+                p.cash = _int(problems, f"players.{name}.cash", row.get("cash"), f"{words.possessive(name)} money")
             with problems.part():
                 p.companies = _names(
-                    problems, f"players.{name}.companies", row.get("companies") or [], f"{name}'s companies"
+                    problems,
+                    f"players.{name}.companies",
+                    row.get("companies") or [],
+                    f"{words.possessive(name)} companies",
                 )
             shares = row.get("shares") or {}
             if not isinstance(shares, dict):
-                problems.fail(f"players.{name}.shares", f"{name}'s shares must be given per corporation.")
+                problems.fail(
+                    f"players.{name}.shares", f"{words.possessive(name)} shares must be given per corporation."
+                )
             held = {}
             for c, n in shares.items():
                 with problems.part():
                     if n:
-                        held[c] = _int(problems, f"players.{name}.shares.{c}", n, f"{name}'s {c} shares", 1)
+                        held[c] = _int(
+                            problems, f"players.{name}.shares.{c}", n, f"{words.possessive(name)} {c} shares", 1
+                        )
             p.shares = held
 
 
@@ -134,7 +141,7 @@ def _check_prices(game, state: dict, problems: _Problems) -> dict[str, int]:
             if type(price) is not int or price not in row or price == 0:
                 problems.fail(
                     field,
-                    f"{name}'s share price {price!r} is not a card of the share price row ({row[1]} to {row[-1]}).",
+                    f"{words.possessive(name)} share price {price!r} is not a card of the share price row ({row[1]} to {row[-1]}).",
                 )
             if price in taken and price != game.cards.top_price:
                 problems.fail(field, f"{taken[price]} and {name} both hold the {price} share price card.")
@@ -164,18 +171,22 @@ def _corporation(game, name: str, price: int, c: dict, problems: _Problems) -> N
     corp = Corporation(name, price, charter.shares)
     at = f"corporations.{name}"
     with problems.part():
-        corp.cash = _int(problems, f"{at}.cash", c.get("cash"), f"{name}'s treasury")
-    corp.companies = _names(problems, f"{at}.companies", c.get("companies") or [], f"{name}'s companies")
+        corp.cash = _int(problems, f"{at}.cash", c.get("cash"), f"{words.possessive(name)} treasury")
+    corp.companies = _names(
+        problems, f"{at}.companies", c.get("companies") or [], f"{words.possessive(name)} companies"
+    )
     if not corp.companies:
         problems.fail(f"{at}.companies", f"{name} owns no company; a corporation always owns at least one.")
-    corp.issued = _int(problems, f"{at}.issued", c.get("issued"), f"{name}'s issued shares", 1)
-    corp.bank_shares = _int(problems, f"{at}.bank_shares", c.get("bank_shares", 0), f"{name}'s shares in the bank")
+    corp.issued = _int(problems, f"{at}.issued", c.get("issued"), f"{words.possessive(name)} issued shares", 1)
+    corp.bank_shares = _int(
+        problems, f"{at}.bank_shares", c.get("bank_shares", 0), f"{words.possessive(name)} shares in the bank"
+    )
     if corp.issued > charter.shares:
         problems.fail(f"{at}.issued", f"{name} has {charter.shares} shares; {corp.issued} cannot be issued.")
     if corp.issued < 2:
         problems.fail(
             f"{at}.issued",
-            f"{name} has {corp.issued} share issued, but going public puts at least one share with the founder "
+            f"{name} has {words.count(corp.issued, 'share')} issued, but going public puts at least one share with the founder "
             f"and as many in the bank: at least 2 are issued.",
         )
     unissued = c.get("unissued")
@@ -203,11 +214,11 @@ def _corporation(game, name: str, price: int, c: dict, problems: _Problems) -> N
                 f"(there is no receivership), so some player holds one.",
             )
     elif president not in held:
-        problems.fail(f"{at}.president", f"{name}'s president {president!r} is not a player.")
+        problems.fail(f"{at}.president", f"{words.possessive(name)} president {president!r} is not a player.")
     elif held[president] < most:
         problems.fail(
             f"{at}.president",
-            f"{president} holds {held[president]} {name} shares, fewer than another player: not its president.",
+            f"{president} holds {words.count(held[president], name + ' share')}, fewer than another player: not its president.",
         )
     elif held[president] == 0:
         problems.fail(f"{at}.president", f"{president} holds no {name} share and cannot be its president.")

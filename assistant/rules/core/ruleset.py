@@ -36,6 +36,7 @@ class Ruleset:
     cards: object  # the card set (core/cards.py CardSet) read from the game folder's cards.json
     pricing: object  # how share prices move after dividends (core/pricing.py): stars, book value
     engine: type = field(repr=False)  # the game class (a subclass of core.game.Game)
+    words: Mapping[str, str] = field(default_factory=dict, repr=False)  # its own words (core/vocabulary.py)
 
     def __deepcopy__(self, memo):  # immutable: games copied for previews share it
         return self
@@ -90,6 +91,17 @@ class Ruleset:
         """The charter key of a corporation's display name (None if it is not one)."""
         charter = self.corporations.get(name)
         return None if charter is None else charter.key
+
+    def word(self, key: str) -> str:
+        """This game's own word for ``key`` (core/vocabulary.py WORD_KEYS), from words.json in its folder."""
+        try:
+            return self.words[key]
+        except KeyError:
+            raise KeyError(f"{self.title} has no word {key!r}: add it to words.json in its folder") from None
+
+    def money(self, amount) -> str:
+        """An amount as this game's rules write it: "4●" (Stars), "$4" (v2.2, classic)."""
+        return self.word("money").format(amount)
 
     def phase_name(self, phase) -> str:
         return self.phase_names.get(phase, "")

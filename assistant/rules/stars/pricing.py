@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core import words
 from ..core.abilities import TWO_STARS, TWO_STARS_BONUS
 
 
@@ -90,7 +91,7 @@ class StarsPricing:
         need = required_stars(game.cards, corp.price, corp.issued)
         lines = st.lines()
         lines.append(
-            f"Required at {corp.price} with {corp.issued} issued shares: {need}★ "
+            f"Required at {corp.price} with {words.count(corp.issued, 'issued share')}: {need}★ "
             f"(printed on the {corp.price} share price card)."
         )
         return {"title": f"{name} stars", "total": st.total, "required": need, "lines": lines}

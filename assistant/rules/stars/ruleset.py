@@ -7,7 +7,11 @@ so each ruleset only names them.
 
 from __future__ import annotations
 
+import re
+from functools import cache
+
 from ..core import abilities as ab
+from ..core import vocabulary
 from ..core.ruleset import Ruleset, frozen
 from . import rulebook
 from .cards import CARDS
@@ -31,7 +35,28 @@ V22_NAMES = {
 }
 
 
-def _edition(key, title, differs, players, variants, names, short, note) -> Ruleset:
+@cache
+def v22_sections() -> tuple[dict, ...]:
+    """The canonical rules as Rolling Stock v2.2 writes them: its corporation names ("Jupiter adds
+    $1 per Company"), symbol cards, "$4" for Stars' "4●"; without Stars' variants (v2.2 has none)."""
+    words = vocabulary.load(__package__, "rolling-stock-v2.2")
+    names = {STARS_NAMES[k]: V22_NAMES[k] for k in STARS_NAMES}
+    pattern = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
+
+    def said(text: str) -> str:
+        text = pattern.sub(lambda m: names[m.group(0)], text)
+        text = re.sub(r"(\d+)●", lambda m: words["money"].format(m.group(1)), text)
+        text = text.replace("●", words["money"].format("").strip())
+        return text.replace("charter card", words["charter"])
+
+    return tuple(
+        dict(sec, title=said(sec["title"]), text=said(sec["text"]))
+        for sec in rulebook.sections()
+        if sec["group"] != "Variants"
+    )
+
+
+def _edition(key, title, differs, players, variants, names, short, note, sections, rules_title) -> Ruleset:
     return Ruleset(
         key=key,
         title=title,
@@ -44,12 +69,13 @@ def _edition(key, title, differs, players, variants, names, short, note) -> Rule
         corporation_short=frozen(short),
         corporation_colors=frozen({name: "" for name in names.values()}),
         phase_names=frozen(PHASE_NAMES),
-        rules_sections=rulebook.sections,
-        rules_title="The canonical rules of Rolling Stock Stars",
+        rules_sections=sections,
+        rules_title=rules_title,
         rules_note=note,
         cards=CARDS,
         pricing=STARS_PRICING,
         engine=StarsGame,
+        words=vocabulary.load(__package__, key),
     )
 
 
@@ -71,6 +97,8 @@ STARS = _edition(
         "Synergistic": "SYN",
     },
     "",
+    rulebook.sections,
+    "The canonical rules of Rolling Stock Stars",
 )
 
 V22 = _edition(
@@ -83,7 +111,7 @@ V22 = _edition(
     V22_NAMES,
     {name: name[:3].upper() for name in V22_NAMES.values()},
     "Rolling Stock v2.2 has the same rules as Rolling Stock Stars; its corporations are called by their "
-    "symbols: "
-    + "; ".join(f"{V22_NAMES[k]} = {STARS_NAMES[k]}" for k in STARS_NAMES)
-    + ". The rules below use the Stars names.",
+    "symbols: " + "; ".join(f"{V22_NAMES[k]} = {STARS_NAMES[k]}" for k in STARS_NAMES) + ".",
+    v22_sections,
+    "The canonical rules of Rolling Stock Stars in the names and signs of Rolling Stock v2.2",
 )

@@ -190,10 +190,16 @@ def why_link(v, kind: str, label: str = "?", **params) -> Markup:
     return Markup(render_template("helpers/_why_link.html", v=v, kind=kind, label=label, params=params))
 
 
+# The helpers that belong to one decision: open, they stay open only while the game waits for it.
+DECISION_HELPERS = {"dividend", "ipo", "trade", "acquisition", "closing"}
+
+
 @bp.app_template_global()
 def helper_link(v, name: str, label: str | None = None, **params) -> Markup:
     """A one-tap link to a helper, with the slot the helper is swapped into."""
-    return Markup(render_template("helpers/_links.html", v=v, links=[(name, label or HELPERS.get(name, name), params)]))
+    links = [(name, label or HELPERS.get(name, name), params)]
+    decision = v.decision if name in DECISION_HELPERS else ""
+    return Markup(render_template("helpers/_links.html", v=v, links=links, decision=decision))
 
 
 @bp.app_template_global()
@@ -238,7 +244,7 @@ def decision_helpers(v, form, first: bool = True) -> Markup:
             links.append(("closing", "Who must close?", {}))
     if not links:
         return Markup("")
-    return Markup(render_template("helpers/_links.html", v=v, links=links))
+    return Markup(render_template("helpers/_links.html", v=v, links=links, decision=v.decision))
 
 
 @bp.app_template_global()

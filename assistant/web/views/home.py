@@ -55,7 +55,7 @@ def _choices() -> list[dict]:
         {
             "ruleset": r,
             "game_types": [t for t in r.game_types if t.offered],
-            "variants": [(key, *OPTIONS[key]) for key in r.variants if key in OPTIONS],
+            "variants": [(key, r.variants[key], OPTIONS[key][1]) for key in r.variants if key in OPTIONS],
             "deck_field": deck_field(r),
             "companies": _companies_by_color(r) if "open_companies" in r.variants else [],
         }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from assistant.rules.core import vocabulary
 from assistant.rules.core.cards import load
 from assistant.rules.core.ruleset import Ruleset, frozen
 
@@ -28,4 +29,5 @@ SPRINT = Ruleset(
     cards=CARDS,
     pricing=SteadyPrices(),
     engine=SprintGame,
+    words=vocabulary.load(__package__, SprintGame.GAME),  # its own words.json
 )

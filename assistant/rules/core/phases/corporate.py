@@ -3,6 +3,7 @@ its own end check and issues and forms corporations at the start of the turn).""
 
 from __future__ import annotations
 
+from .. import words
 from ..abilities import STEADY_ISSUE
 from ..compute import private_income
 from ..entities import Corporation
@@ -67,7 +68,7 @@ class CorporateMixin:
         if amount > top:
             raise RuleError(
                 f"{corp.name} can pay at most {top} per share (share price {corp.price} allows "
-                f"{self.max_payout(corp)}; {corp.cash} cash for {corp.issued} shares)."
+                f"{self.max_payout(corp)}; {corp.cash} cash for {words.count(corp.issued, 'share')})."
             )
         self.queue.pop(0)
         return self._pay_dividend(corp, amount, "")
@@ -113,9 +114,9 @@ class CorporateMixin:
         head = self.queue[0]
         if name != head:
             raise RuleError(
-                f"It is {head}'s turn, not {name}'s."
+                f"It is {words.possessive(head)} turn, not {words.possessive(name)}."
                 if name in self.corps
-                else f"It is {head}'s turn; {name!r} is not a corporation in play."
+                else f"It is {words.possessive(head)} turn; {name!r} is not a corporation in play."
             )
         return self.corps[head]
 
@@ -230,7 +231,8 @@ class CorporateMixin:
         head = self.queue[0]
         if abbr != head:
             raise RuleError(
-                f"It is the {head}'s turn to go public or not (descending face value order), not the {abbr}'s."
+                f"It is the {words.possessive(head)} turn to go public or not (descending face value order), "
+                f"not the {words.possessive(abbr)}."
             )
         return abbr
 
@@ -252,7 +254,7 @@ class CorporateMixin:
             raise RuleError(f"{price!r} is not a share price.")
         if price not in self.cards.ipo_prices[color]:
             allowed = ", ".join(map(str, self.cards.ipo_prices[color]))
-            raise RuleError(f"{price} is not an IPO price for a {color} company (allowed: {allowed}).")
+            raise RuleError(f"{price} is not an IPO price for {words.a(color)} company (allowed: {allowed}).")
         if price in self.price_holder:
             raise RuleError(f"The {price} share price card is held by {self.price_holder[price]}.")
         owner = self.owner[abbr]
@@ -277,6 +279,6 @@ class CorporateMixin:
         owner.shares[name] = shares
         corp.president = owner.name
         return (
-            f"{owner.name} forms {name} with the {abbr} at {price}: {shares} share{'s' if shares > 1 else ''} "
+            f"{owner.name} forms {name} with the {abbr} at {price}: {words.count(shares, 'share')} "
             f"each for {owner.name} and the bank, {owner.name} pays {payment}, treasury {treasury}"
         )

@@ -3,6 +3,7 @@ foreign investor's purchases (Stars: phase 1 and the wrap-up; classic: phases 3,
 
 from __future__ import annotations
 
+from .. import words
 from ..errors import RuleError
 
 
@@ -89,7 +90,7 @@ class InvestmentMixin:
                 f"{self.auction.bidders[self.auction.current]} raises or leaves."
             )
         if name != self.order[self.actor]:
-            raise RuleError(f"It is {self.order[self.actor]}'s turn, not {name}'s.")
+            raise RuleError(f"It is {words.possessive(self.order[self.actor])} turn, not {words.possessive(name)}.")
         return name
 
     def _next_actor(self, after: int | None = None) -> None:
@@ -116,7 +117,7 @@ class InvestmentMixin:
         if auction is not None:
             bidder = auction.bidders[auction.current]
             if name != bidder:
-                raise RuleError(f"It is {bidder}'s turn to bid, not {name}'s.")
+                raise RuleError(f"It is {words.possessive(bidder)} turn to bid, not {words.possessive(name)}.")
             if company != auction.company:
                 raise RuleError(
                     f"The auction for the {auction.company} is running; {name} can only raise for it or leave."
@@ -155,7 +156,7 @@ class InvestmentMixin:
             raise RuleError("No auction is running, so there is nothing to leave.")
         bidder = auction.bidders[auction.current]
         if name != bidder:
-            raise RuleError(f"It is {bidder}'s turn to bid or leave, not {name}'s.")
+            raise RuleError(f"It is {words.possessive(bidder)} turn to bid or leave, not {words.possessive(name)}.")
         self._drop_bidder(auction.current)
         return f"{name} leaves the auction for the {auction.company}"
 
@@ -184,13 +185,15 @@ class InvestmentMixin:
             raise RuleError(f"The bank has no {corp.name} share to sell.")
         new = self.price_move(corp, 1).new
         if new > player.cash:
-            raise RuleError(f"A {corp.name} share now costs {new}; {name} has {player.cash}.")
+            raise RuleError(
+                f"{words.article(corp.name).capitalize()} {corp.name} share now costs {new}; {name} has {player.cash}."
+            )
         self._set_price(corp, new)
         player.cash -= new
-        self._money(name, "Bank", new, f"buys a {corp.name} share")
+        self._money(name, "Bank", new, f"buys {words.a(corp.name)} share")
         corp.bank_shares -= 1
         player.shares[corp.name] = player.shares.get(corp.name, 0) + 1
-        text = f"{name} buys a {corp.name} share for {new}"
+        text = f"{name} buys {words.a(corp.name)} share for {new}"
         if corp.president is None:
             corp.president = name
             text += f" (the President's Share: {name} ends the receivership)"
@@ -219,10 +222,10 @@ class InvestmentMixin:
         if new == 0:
             player.shares[corp.name] = held - 1
             self._go_bankrupt(corp, "its share price fell to 0")
-            return f"{name} sells a {corp.name} share for 0"
+            return f"{name} sells {words.a(corp.name)} share for 0"
         self._set_price(corp, new)
         player.cash += new
-        self._money("Bank", name, new, f"sells a {corp.name} share")
+        self._money("Bank", name, new, f"sells {words.a(corp.name)} share")
         if held == 1:
             del player.shares[corp.name]
         else:
@@ -230,7 +233,7 @@ class InvestmentMixin:
         corp.bank_shares += 1
         was_president = corp.president == name
         self._check_presidency(corp, acting=name if was_president else None)
-        return f"{name} sells a {corp.name} share for {new}"
+        return f"{name} sells {words.a(corp.name)} share for {new}"
 
     def sale_refusal(self, name: str, corp) -> str | None:
         """Why the player may not sell a share of ``corp`` (None: may).  Stars: always may."""

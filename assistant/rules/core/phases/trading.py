@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import words
 from ..abilities import CLOSING_BONUS, FOREIGN_FIRST
 from ..errors import RuleError
 
@@ -201,7 +202,7 @@ class TradingMixin:
         seller_name = seller.name
         text = f"{corp.name} buys the {abbr} from {seller_name} for {price}"
         if announced:
-            text += f" (intervening in {announced}'s announced purchase)"
+            text += f" (intervening in {words.possessive(announced)} announced purchase)"
         return text
 
     def _check_intervention(self, corp, abbr: str, announced, pending) -> None:
@@ -249,11 +250,9 @@ class TradingMixin:
         else:
             return  # not among the undecided: the other checks said why
         if ahead:
-            names = " and ".join([", ".join(ahead[:-1]), ahead[-1]]) if len(ahead) > 1 else ahead[0]
-            verb = "answer" if len(ahead) > 1 else "answers"
             raise RuleError(
-                f"{names} {verb} first: {corp.name} may intervene only once "
-                f"{'they have' if len(ahead) > 1 else 'it has'} let the {self.intervention[1]} go "
+                f"{words.they(ahead, 'answers', 'answer')} first: {corp.name} may intervene only once "
+                f"{words.agree(ahead, 'it has', 'they have')} let the {self.intervention[1]} go "
                 f"(priority: {self.priority_order()})."
             )
 
@@ -273,7 +272,7 @@ class TradingMixin:
     def _pending_words(self) -> str:
         announcer, abbr = self.intervention
         receiver = " (in receivership)" if self.corps[announcer].president is None else ""
-        return f"{announcer}'s{receiver} announced purchase of the {abbr}"
+        return f"{words.possessive(announcer)}{receiver} announced purchase of the {abbr}"
 
     def _ev_announce(self, ev) -> str:
         """A president announces buying the foreign investor's company: the game waits while some
