@@ -15,6 +15,7 @@ from . import rules
 class BookValuePricing:
     key = "book_value"
     title = "Book value"
+    column = "Book value"  # a table column of what it rates a corporation by (the closing helper)
 
     def adjustment(self, game, corp, cash: int):
         book = rules.book_value(cash, corp.companies)

@@ -28,6 +28,7 @@ from typing import Protocol
 class PriceMechanism(Protocol):
     key: str
     title: str
+    column: str  # the heading of a table column of what it rates a corporation by
 
     def adjustment(self, game, corp, cash: int): ...
 

@@ -64,6 +64,7 @@ def star_steps(owned: int, required: int) -> int:
 class StarsPricing:
     key = "stars"
     title = "Stars"
+    column = "★ / need"  # a table column of what it rates a corporation by (the closing helper)
 
     def stars(self, game, name: str) -> Stars:
         corp = game.corps[name]
