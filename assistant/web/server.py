@@ -156,8 +156,9 @@ def worker_app():
     """Granian's factory, called in each worker process: the app on the database the parent chose,
     behind the front that reads bodies off the app's threads (assistant/web/front.py)."""
     _exit_with_parent()
-    wsgi, _ = served_app(os.environ.get(ENV_DB) or None)
-    return BufferedBodies(wsgi, int(os.environ.get("RSS_THREADS") or THREADS), MAX_BODY)
+    wsgi, app = served_app(os.environ.get(ENV_DB) or None)
+    app.config["LIVE_STREAMS"] = True  # the pages open the game's event stream (assistant/web/stream.py)
+    return BufferedBodies(wsgi, int(os.environ.get("RSS_THREADS") or THREADS), MAX_BODY, app.extensions["rss_store"])
 
 
 def _exit_with_parent() -> None:
