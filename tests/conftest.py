@@ -43,7 +43,7 @@ os.environ.setdefault("RSS_CREATE_LIMIT", "1000000/600")
 # Flask's test client, the store, the look-alike names (README, "Set-up").
 BROWSER_FIXTURES = {"browser", "live", "live_server"}
 SERVER_FIXTURES = {"server_factory"}
-SERVER_MODULES = {"test_server", "test_restart", "test_packaging"}
+SERVER_MODULES = {"test_server", "test_restart", "test_packaging", "test_stream"}
 
 
 def pytest_configure(config):
