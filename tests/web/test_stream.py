@@ -96,16 +96,25 @@ def _act(server, gid, seq, event, token):
     return answer["seq"]
 
 
-def _take_seat(base: str, gid: str, player: str) -> None:
+class _Phone:
     """What a phone does: open the table page (its session and form token), then take a seat."""
-    jar = http.cookiejar.CookieJar()
-    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    with opener.open(f"{base}/games/{gid}", timeout=10) as resp:
-        page = resp.read().decode()
-    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    body = urllib.parse.urlencode({"player": player, "csrf_token": token}).encode()
-    with opener.open(urllib.request.Request(f"{base}/games/{gid}/seat", data=body), timeout=10) as resp:
-        assert resp.status == 200  # the redirect to the table page, followed
+
+    def __init__(self, base: str, gid: str):
+        self.base, self.gid = base, gid
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def take(self, player: str) -> None:
+        """``player``'s seat (``""``: no seat, just watching)."""
+        with self.opener.open(f"{self.base}/games/{self.gid}", timeout=10) as resp:
+            page = resp.read().decode()
+        token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+        body = urllib.parse.urlencode({"player": player, "csrf_token": token}).encode()
+        with self.opener.open(urllib.request.Request(f"{self.base}/games/{self.gid}/seat", data=body), timeout=10) as r:
+            assert r.status == 200  # the redirect to the table page, followed
+
+
+def _take_seat(base: str, gid: str, player: str) -> None:
+    _Phone(base, gid).take(player)
 
 
 def test_the_stream_sends_the_log_seq_on_connect_and_after_each_change(served):
@@ -142,12 +151,21 @@ def test_the_stream_sends_the_log_seq_on_connect_and_after_each_change(served):
 def test_seat_changes_come_without_an_id_and_a_heartbeat_every_5_seconds(served):
     gid = served.new_game(PLAYERS)
     s = Events(served.port, f"/games/{gid}/stream?seq=0")
-    _take_seat(served.base, gid, "Amy")
-    assert s.wait(lambda s: any(m.get("event") == "seats" for m in s.messages())), s.text()
+    phone = _Phone(served.base, gid)
+
+    def seat_messages(s):
+        return sum(m.get("event") == "seats" for m in s.messages())
+
+    phone.take("Amy")
+    assert s.wait(lambda s: seat_messages(s) == 1), s.text()
     seats = next(m for m in s.messages() if m.get("event") == "seats")
     assert "id" not in seats
-    _take_seat(served.base, gid, "Brian")  # another phone: a second seat message
-    assert s.wait(lambda s: sum(m.get("event") == "seats" for m in s.messages()) == 2), s.text()
+    phone.take("Brian")  # the same phone changes its seat: a second message
+    assert s.wait(lambda s: seat_messages(s) == 2), s.text()
+    phone.take("")  # and leaves it
+    assert s.wait(lambda s: seat_messages(s) == 3), s.text()
+    _take_seat(served.base, gid, "Crystal")  # another phone
+    assert s.wait(lambda s: seat_messages(s) == 4), s.text()
     assert _ids(s) == []  # the log did not change
     beats = s.text().count(": beat\n")
     assert s.wait(lambda s: s.text().count(": beat\n") >= beats + 2, seconds=2 * stream.BEAT_SECONDS + 1), s.text()
