@@ -422,15 +422,17 @@
       evt.preventDefault();
     }
   });
+  // (the answer's own swap replaces the form, whose later events no longer reach the document)
   document.addEventListener("htmx:beforeSend", function (evt) {
-    if (evt.detail.elt.closest("form")) { posting++; }
-  });
-  document.addEventListener("htmx:afterRequest", function (evt) {
-    if (evt.detail.elt.closest("form") && posting && !--posting && waiting) {
-      var seq = waiting;
-      waiting = 0;
-      changed(seq);
-    }
+    if (!evt.detail.elt.closest("form")) { return; }
+    posting++;
+    evt.detail.xhr.addEventListener("loadend", function () {
+      if (!--posting && waiting) {
+        var seq = waiting;
+        waiting = 0;
+        changed(seq);
+      }
+    });
   });
 
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { syncTurn(); } });

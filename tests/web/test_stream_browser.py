@@ -148,3 +148,77 @@ def test_with_the_stream_refused_the_phone_polls_by_itself(served, browser):
     assert [u for _, u in page.requests if "/version" in u]
     assert page.locator("#connection").is_hidden()  # a refused stream is no lost connection
     assert not page.problems, page.problems
+
+
+NOTICE_AT = """() => {
+  window.rssNotice = null;
+  const c = document.getElementById("connection");
+  new MutationObserver(() => { if (!c.hidden && window.rssNotice === null) { window.rssNotice = Date.now(); } })
+    .observe(c, {attributes: true});
+}"""
+
+
+def test_a_closed_stream_shows_the_notice_at_once_and_a_kept_tap_goes_once_it_is_back(tmp_path, browser):
+    """The stream closes (the server stops): the notice shows before any poll could have said so; a
+    tap made meanwhile is kept and goes by itself, once, when the server answers again; then the
+    phone follows the stream again."""
+    from .test_phone import _new_game, _post_event, _seat, _settled
+    from .test_phone import _phone as _plain_phone
+
+    db = tmp_path / "table.sqlite3"
+    server = Server(db, tmp_path)
+    try:
+        page = _plain_phone(browser)
+        failed, streams = [], []
+        page.on("requestfailed", lambda r: failed.append((time.time(), r.url)))
+        page.on("response", lambda r: streams.append(time.time()) if "/stream" in r.url else None)
+        url = _new_game(page, server.base)
+        for company in ("BME", "BSE"):
+            _post_event(url, {"type": "reveal", "company": company})
+        _seat(page, "Amy")
+        _settled(page, 2)
+        page.wait_for_function("() => !!document.getElementById('live')")
+        deadline = time.time() + 10
+        while not streams and time.time() < deadline:
+            page.wait_for_timeout(50)
+        assert streams, "the stream did not open"
+        page.evaluate(NOTICE_AT)
+
+        stopped = time.time()
+        server.stop()
+        sync_api.expect(page.locator("#connection")).to_be_visible(timeout=10_000)
+        shown = page.evaluate("() => window.rssNotice") / 1000
+        polls = [at for at, u in failed if "/version" in u]
+        print(
+            f"\n#connection shown {1000 * (shown - stopped):.0f} ms after the server stopped; first failed poll at "
+            + (f"{1000 * (polls[0] - stopped):.0f} ms" if polls else "none")
+        )
+        assert not polls or shown < polls[0]  # the stream's close said it, not a poll
+
+        button = page.locator("#c-actions").get_by_role("button", name="Pass", exact=True)
+        before = button.bounding_box()
+        button.click()
+        sync_api.expect(page.locator("#unsent")).to_contain_text("1 tap kept")
+        after = button.bounding_box()
+        assert abs(after["y"] - before["y"]) + abs(after["x"] - before["x"]) == 0
+
+        reopened = len(streams)
+        server = Server(db, tmp_path, port=server.port)
+        sync_api.expect(page.locator("#c-last.entered")).to_contain_text("Amy passes", timeout=5_000)
+        sync_api.expect(page.locator("#connection")).to_be_hidden()
+        page.wait_for_timeout(1500)  # and only once
+        assert server.state(url.rsplit("/", 1)[1])["seq"] == 3
+        deadline = time.time() + 70  # the stream again (the browser's or the extension's retry)
+        while len(streams) == reopened and time.time() < deadline:
+            page.wait_for_timeout(200)
+        assert len(streams) > reopened, "the stream did not come back"
+        page.wait_for_timeout(300)
+        page.requests = []
+        page.on("request", lambda r: page.requests.append(r.url))
+        _post_event(url, {"type": "pass", "player": "Brian"})
+        _settled(page, 4)
+        sync_api.expect(page.locator("#c-last")).to_contain_text("Brian passes")
+        assert not [u for u in page.requests if "/version" in u], page.requests  # over the stream
+        assert not page.problems, page.problems
+    finally:
+        server.stop()
