@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import secrets
 import sqlite3
 import threading
@@ -197,6 +198,9 @@ class Store:
         self.tables = tables_for(self.path)
         # gid -> the game after its first seq log rows (_Known); never changed once cached
         self._cache: OrderedDict[str, _Known] = OrderedDict()
+        # RSS_CACHE_GAMES: more games in memory for a big hall (1,000 tables: about 1,000 per worker)
+        wanted = os.environ.get("RSS_CACHE_GAMES", "").strip()
+        self.cache_size = int(wanted) if wanted.isdigit() and int(wanted) > 0 else CACHE_SIZE
         self._cache_lock = threading.Lock()
         self._info: OrderedDict[str, GameInfo] = OrderedDict()  # game headers never change
         self.tables.migrate()
@@ -735,7 +739,7 @@ class Store:
                 return
             self._cache[gid] = known
             self._cache.move_to_end(gid)
-            while len(self._cache) > CACHE_SIZE:
+            while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
 
 

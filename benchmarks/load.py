@@ -981,6 +981,8 @@ def print_report(tables: int, result: dict) -> None:
         f"refresh={ARGS.refresh} measured={ARGS.seconds}s server={ARGS.server or 'default'} "
         f"workers={ARGS.workers or 'default'} "
         + (f"store=PostgreSQL with {ARGS.postgres} app servers" if ARGS.postgres else "store=SQLite, one server")
+        + (f" RSS_CACHE_GAMES={os.environ['RSS_CACHE_GAMES']}" if os.environ.get("RSS_CACHE_GAMES") else "")
+        + (" push" if ARGS.push else "")
     )
     print(f"  {'kind':<10} {'requests':>8} {'rps':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for kind, r in report.items():
