@@ -908,7 +908,7 @@ class ServerProcess:
         self.proc = subprocess.Popen(cmd, cwd=workdir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         if nice:
             os.setpriority(os.PRIO_PROCESS, self.proc.pid, nice)
-        for _ in range(200):
+        for _ in range(600):  # 30 s: a loaded machine starts it slowly
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=2):
                     return
@@ -917,7 +917,7 @@ class ServerProcess:
                     break
                 time.sleep(0.05)
         self.stop()
-        raise RuntimeError("the server did not start")
+        raise RuntimeError("the server did not start:\n" + (workdir / f"server-{self.port}.log").read_text()[-2000:])
 
     def stop(self):
         if self.proc.poll() is None:
