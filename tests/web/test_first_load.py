@@ -24,9 +24,9 @@ def _table(browser, live) -> str:
         page.locator("input[name=name]").nth(i).fill(name)
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url(re.compile(r"/games/[A-Za-z0-9_-]{22,}$"))
-    for _ in range(3):
+    for seq in range(1, 4):
         page.locator("#c-actions form.big button").first.click()
-        page.wait_for_timeout(300)
+        sync_api.expect(page.locator("#region")).to_have_attribute("data-seq", str(seq))  # each tap's answer
     sync_api.expect(page.locator("#c-banner")).to_contain_text("Amy")
     url = page.url
     page.context.close()
