@@ -1,5 +1,8 @@
-/* The table page on a phone (works with htmx; without JavaScript the page is plain forms).
+/* The table page on a phone (works with htmx; without JavaScript the page is plain forms). The
+ * board (templates/board.html) loads it too, for the stream below.
  *
+ * - A change made on another phone arrives over the game's event stream (#live, htmx's SSE
+ *   extension; docs/live-events.md), else through the poll (#sync) where the stream cannot stay open.
  * - A change made on another phone re-renders the current view; what the player had open,
  *   typed or focused is carried over, and the element at the top of the screen (or under the
  *   finger) keeps its place on screen: rows added or removed above it do not move it.
