@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import secrets
 import threading
 from collections import OrderedDict
@@ -203,6 +204,9 @@ class Store:
         self.tables = tables_for(self.path)
         # gid -> the game's timeline after its first seq log rows; never changed once cached
         self._cache: OrderedDict[str, Timeline] = OrderedDict()
+        # RSS_CACHE_GAMES: more games in memory for a big hall (1,000 tables: about 1,000 per worker)
+        wanted = os.environ.get("RSS_CACHE_GAMES", "").strip()
+        self.cache_size = int(wanted) if wanted.isdigit() and int(wanted) > 0 else CACHE_SIZE
         self._cache_lock = threading.Lock()
         self._info: OrderedDict[str, GameInfo] = OrderedDict()  # game headers never change
         self.tables.migrate()
@@ -628,7 +632,7 @@ class Store:
                 return
             self._cache[gid] = known
             self._cache.move_to_end(gid)
-            while len(self._cache) > CACHE_SIZE:
+            while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
 
 

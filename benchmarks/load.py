@@ -13,6 +13,14 @@ enter it at the same moment (one gets 409) or a phone retries with the same toke
 first answer again).  With ``--refresh components`` every phone that sees a new seq also
 re-fetches the table's components, as htmx does on the page (``state``: just /state).
 
+With ``--push`` (issue 28) every phone holds the game's event stream instead of polling
+(``GET /games/<id>/stream``), a table enters one event every ``--event-every`` seconds (default
+20), and what is measured is the time from the moment the post is sent to each of the table's
+phones' stream message (p50/p95/p99/max; every message missing or stream refused is counted);
+``--refresh region`` makes each phone then fetch the view's region once, as the page does.  It
+also reports the load generator's own event-loop lag.  The generator raises its own open-file
+limit (each phone holds two connections: its stream and one for requests).
+
 Prints p50 / p99 / max latency and requests per second, per kind and overall, and the
 number of unexpected answers.  All traffic stays on this machine and stops after
 ``--seconds`` (plus a few seconds to set up).
@@ -374,6 +382,8 @@ def warmup_of(args) -> float:
     """Seconds before measuring: with the page, phones open it meanwhile (about 40 a second)."""
     if getattr(args, "warmup", None) is not None:
         return args.warmup
+    if getattr(args, "push", False):  # the phones open their streams meanwhile (a few hundred a second)
+        return max(10.0, args.tables * args.phones / 400 + 5)
     return max(10.0, args.tables * args.phones / 40 + 2) if args.refresh == "page" else 3.0
 
 
@@ -646,6 +656,226 @@ class Sim:
         return {"kinds": self.stats.report(args.seconds), "unexpected": dict(self.stats.unexpected), "machine": machine}
 
 
+# -- --push: phones holding the game's event stream (issue 28) -------------------------------------
+class StreamReader:
+    """One phone's event stream: ``GET /games/<id>/stream?seq=N`` on a connection of its own, then
+    the server-sent events as they come (chunked): ``(id, arrival)`` of every message."""
+
+    def __init__(self, host: str, port: int):
+        self.host, self.port = host, port
+        self.got: list[tuple[int, float]] = []
+        self.writer = None
+        self.status = None
+        self.ended = False
+
+    async def run(self, path: str, on_message) -> None:
+        reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        head = [f"GET {path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Accept: text/event-stream"]
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode())
+        await self.writer.drain()
+        self.status = int((await reader.readline()).split()[1])
+        while (await reader.readline()) not in (b"\r\n", b"\n", b""):
+            pass
+        if self.status != 200:
+            return
+        buf = b""
+        while True:
+            size_line = await reader.readline()
+            if not size_line:
+                break
+            size = int(size_line.split(b";")[0], 16)
+            data = await reader.readexactly(size + 2)
+            if size == 0:
+                break
+            buf += data[:-2]
+            while b"\n\n" in buf:
+                event, buf = buf.split(b"\n\n", 1)
+                for line in event.split(b"\n"):
+                    if line.startswith(b"id: "):
+                        seq = int(line[4:])
+                        self.got.append((seq, time.perf_counter()))
+                        on_message(seq)
+        self.ended = True
+
+    def close(self):
+        if self.writer is not None:
+            self.writer.close()
+
+
+class PushSim(Sim):
+    """T tables x P phones, each phone holding its game's stream; one event per table every
+    ``--event-every`` seconds; from each post sent to each phone's message."""
+
+    async def run(self) -> dict:
+        args = self.args
+        tables = [Table(self, n) for n in range(args.tables)]
+        ports = self.ports
+        phones = {t.n: [Phone(self.host, ports[(t.n + j) % len(ports)]) for j in range(args.phones)] for t in tables}
+        streams = {
+            t.n: [StreamReader(self.host, ports[(t.n + j) % len(ports)]) for j in range(args.phones)] for t in tables
+        }
+        sent: dict[tuple[int, int], float] = {}  # (table, seq) -> when its post was sent
+        refreshes: set[asyncio.Task] = set()
+        region_bytes: list[int] = []
+        gate = asyncio.Semaphore(8)
+
+        async def start(t):  # set-up, not measured
+            async with gate:
+                await t.start(phones[t.n][0])
+
+        await asyncio.gather(*(start(t) for t in tables))
+        opening = asyncio.Semaphore(64)
+        holders = []
+
+        def on_message(t, j):
+            def seen(seq):
+                if args.refresh == "region":
+                    task = asyncio.ensure_future(self.refresh_region(t, phones[t.n][j], region_bytes))
+                    refreshes.add(task)
+                    task.add_done_callback(refreshes.discard)
+
+            return seen
+
+        async def hold(t, j):
+            async with opening:
+                reader = streams[t.n][j]
+                task = asyncio.ensure_future(reader.run(f"/games/{t.gid}/stream?seq={t.seq}", on_message(t, j)))
+            try:
+                await task
+            except (ConnectionError, asyncio.IncompleteReadError, OSError) as err:
+                self.stats.bad(f"stream: {type(err).__name__}")
+
+        for t in tables:
+            for j in range(args.phones):
+                holders.append(asyncio.ensure_future(hold(t, j)))
+        warm = time.monotonic() + warmup_of(args)
+        deadline = warm + args.seconds
+        lag: list[float] = []
+        machine = {}
+
+        async def enter(t):
+            await asyncio.sleep(max(0.0, warm - time.monotonic()) + t.rng.uniform(0, args.event_every))
+            while time.monotonic() < deadline - 2:
+                if t.k >= len(self.events):
+                    await t.start(phones[t.n][0])
+                    for reader in streams[t.n]:  # a new game: the phones follow it
+                        reader.close()
+                    for j in range(args.phones):
+                        holders.append(asyncio.ensure_future(hold(t, j)))
+                    await asyncio.sleep(args.event_every)
+                    continue
+                t0 = time.perf_counter()
+                status, seq = await t.post(
+                    phones[t.n][0], {"seq": t.seq, "token": f"p{t.n}-{t.k}", "event": self.events[t.k]}
+                )
+                if status == 200 and seq is not None:
+                    sent[(t.n, seq)] = t0
+                    t.seq, t.k = seq, t.k + 1
+                else:
+                    self.stats.bad(f"event {status}")
+                    _, _, data = await phones[t.n][0].request("GET", f"/games/{t.gid}/state")
+                    t.seq = json.loads(data)["seq"]
+                await asyncio.sleep(args.event_every)
+
+        async def watch_lag():
+            while time.monotonic() < deadline:
+                t0 = time.perf_counter()
+                await asyncio.sleep(0.1)
+                if self.stats.recording:
+                    lag.append(time.perf_counter() - t0 - 0.1)
+
+        async def measure():
+            await asyncio.sleep(max(0.0, warm - time.monotonic()))
+            machine["streams_open"] = sum(1 for rs in streams.values() for r in rs if r.status == 200 and not r.ended)
+            self.stats.recording = True
+            cpu0, own0 = self.cpu(), time.process_time()
+            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+            self.stats.recording = False
+            cpu1, own1 = self.cpu(), time.process_time()
+            if cpu0 is not None and cpu1 is not None:
+                machine["server_cpu_pct"] = 100 * (cpu1 - cpu0) / args.seconds
+                machine["server_rss_mb"] = sum(rss_mb(p) or 0 for p in self.pids)
+            machine["client_cpu_pct"] = 100 * (own1 - own0) / args.seconds
+            machine["loadavg_1min"] = os.getloadavg()[0]
+
+        await asyncio.gather(measure(), watch_lag(), *(enter(t) for t in tables))
+        await asyncio.sleep(2.0)  # the last messages on their way
+        if refreshes:
+            await asyncio.gather(*refreshes, return_exceptions=True)
+        push, missing = [], 0
+        for (n, seq), t0 in sent.items():
+            for reader in streams[n]:
+                at = next((when for got, when in reader.got if got >= seq and when >= t0), None)
+                if at is None:
+                    missing += 1
+                else:
+                    push.append(at - t0)
+        refused = sum(1 for rs in streams.values() for r in rs if r.status not in (None, 200))
+        for rs in streams.values():
+            for r in rs:
+                r.close()
+        for ps in phones.values():
+            for p in ps:
+                p.close()
+        for h in holders:
+            h.cancel()
+        await asyncio.gather(*holders, return_exceptions=True)
+        machine["connections"] = sum(p.opened for ps in phones.values() for p in ps) + sum(
+            1 for rs in streams.values() for r in rs if r.status is not None
+        )
+        out = {"kinds": self.stats.report(args.seconds), "unexpected": dict(self.stats.unexpected), "machine": machine}
+        out["push"] = _spread(push) | {"changes": len(sent), "missing": missing, "refused": refused}
+        out["lag"] = _spread(lag)
+        if region_bytes:
+            out["region_bytes"] = {"mean": statistics.mean(region_bytes), "max": max(region_bytes)}
+        return out
+
+    async def refresh_region(self, t: Table, phone: Phone, sizes: list[int]) -> None:
+        """What the page does after a message: one fetch of the view's region (htmx's headers)."""
+        path = f"/games/{t.gid}/r/play"
+        headers = {
+            **BROWSER,
+            **XHR,
+            "HX-Request": "true",
+            "HX-Current-URL": f"http://{phone.host}:{phone.port}/games/{t.gid}",
+        }
+        t0 = time.perf_counter()
+        try:
+            status, got, body = await phone.request(
+                "GET", path, headers={**headers, "HX-Trigger": "region", "HX-Target": "view"}
+            )
+        except (ConnectionError, asyncio.IncompleteReadError, OSError) as err:
+            self.stats.bad(f"refresh: {type(err).__name__}")
+            return
+        self.stats.add("refresh", time.perf_counter() - t0)
+        if status != 200:
+            self.stats.bad(f"refresh {status}")
+        elif self.stats.recording:
+            sizes.append(len(body) + sum(len(k) + len(str(v)) + 4 for k, v in got.items()) + 17)
+
+
+def _spread(values: list[float]) -> dict:
+    if not values:
+        return {"n": 0}
+    values = sorted(values)
+
+    def at(q):
+        return 1000 * values[min(len(values) - 1, int(q * len(values)))]
+
+    return {"n": len(values), "p50_ms": at(0.5), "p95_ms": at(0.95), "p99_ms": at(0.99), "max_ms": 1000 * values[-1]}
+
+
+def raise_open_files(wanted: int) -> int:
+    """Lift this process's soft open-file limit towards ``wanted`` (at most the hard limit); the limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
 # -- the server under test -------------------------------------------------------------------------
 def free_port() -> int:
     with socket.socket() as s:
@@ -678,7 +908,7 @@ class ServerProcess:
         self.proc = subprocess.Popen(cmd, cwd=workdir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         if nice:
             os.setpriority(os.PRIO_PROCESS, self.proc.pid, nice)
-        for _ in range(200):
+        for _ in range(600):  # 30 s: a loaded machine starts it slowly
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=2):
                     return
@@ -687,7 +917,7 @@ class ServerProcess:
                     break
                 time.sleep(0.05)
         self.stop()
-        raise RuntimeError("the server did not start")
+        raise RuntimeError("the server did not start:\n" + (workdir / f"server-{self.port}.log").read_text()[-2000:])
 
     def stop(self):
         if self.proc.poll() is None:
@@ -700,16 +930,20 @@ class ServerProcess:
         self.log.close()
 
 
+def _sim(args):
+    return PushSim if args.push else Sim
+
+
 def run_once(args, transcript: dict) -> dict:
     if args.url:
         host, port = args.url.removeprefix("http://").rstrip("/").split(":")
-        return asyncio.run(Sim(args, host, int(port), transcript).run())
+        return asyncio.run(_sim(args)(args, host, int(port), transcript).run())
     if args.postgres:
         return run_on_postgres(args, transcript)
     with tempfile.TemporaryDirectory(prefix="rss-load-") as tmp:
         server = ServerProcess(Path(tmp), args.nice, args.workers, args.threads, args.server)
         try:
-            return asyncio.run(Sim(args, "127.0.0.1", server.port, transcript, server.proc.pid).run())
+            return asyncio.run(_sim(args)(args, "127.0.0.1", server.port, transcript, server.proc.pid).run())
         finally:
             server.stop()
 
@@ -734,7 +968,7 @@ def run_on_postgres(args, transcript: dict) -> dict:
                 servers.append(ServerProcess(work, args.nice, args.workers, args.threads, args.server, db=url))
             ports = [s.port for s in servers]
             pids = [s.proc.pid for s in servers] + [postmaster]
-            return asyncio.run(Sim(args, "127.0.0.1", ports, transcript, pids).run())
+            return asyncio.run(_sim(args)(args, "127.0.0.1", ports, transcript, pids).run())
         finally:
             for s in servers:
                 s.stop()
@@ -747,6 +981,8 @@ def print_report(tables: int, result: dict) -> None:
         f"refresh={ARGS.refresh} measured={ARGS.seconds}s server={ARGS.server or 'default'} "
         f"workers={ARGS.workers or 'default'} "
         + (f"store=PostgreSQL with {ARGS.postgres} app servers" if ARGS.postgres else "store=SQLite, one server")
+        + (f" RSS_CACHE_GAMES={os.environ['RSS_CACHE_GAMES']}" if os.environ.get("RSS_CACHE_GAMES") else "")
+        + (" push" if ARGS.push else "")
     )
     print(f"  {'kind':<10} {'requests':>8} {'rps':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for kind, r in report.items():
@@ -759,12 +995,30 @@ def print_report(tables: int, result: dict) -> None:
             f"{m['client_cpu_pct']:.0f}%, 1-min load average {m['loadavg_1min']:.2f} on {os.cpu_count()} CPUs, "
             f"{m.get('connections', 0)} connections"
         )
+    push = result.get("push")
+    if push:
+        print(
+            f"  push: {push['changes']} changes x {ARGS.phones} phones, post sent -> stream message: "
+            f"p50 {push.get('p50_ms', float('nan')):.1f} ms, p95 {push.get('p95_ms', float('nan')):.1f} ms, "
+            f"p99 {push.get('p99_ms', float('nan')):.1f} ms, max {push.get('max_ms', float('nan')):.0f} ms; "
+            f"missing {push['missing']}, streams refused {push['refused']}, open at the start "
+            f"{m.get('streams_open', 0)} of {tables * ARGS.phones}"
+        )
+        lag = result["lag"]
+        print(
+            f"  load generator's event-loop lag: p50 {lag.get('p50_ms', 0):.1f} ms, p99 {lag.get('p99_ms', 0):.1f} ms, "
+            f"max {lag.get('max_ms', 0):.0f} ms; open-file limit {OPEN_FILES}"
+        )
+        if result.get("region_bytes"):
+            rb = result["region_bytes"]
+            print(f"  region fetched after a message: {rb['mean']:.0f} B on the wire on average, {rb['max']} B at most")
     if unexpected:
         print(f"  unexpected answers: {dict(unexpected)}")
     sys.stdout.flush()
 
 
 ARGS = None
+OPEN_FILES = None
 
 
 def main(argv=None) -> int:
@@ -779,15 +1033,23 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--phones", type=int, default=6)
     ap.add_argument("--poll", type=float, default=1.0, help="seconds between polls of one phone")
-    ap.add_argument("--event-every", type=float, default=5.0, help="mean seconds between events of one table")
+    ap.add_argument(
+        "--event-every", type=float, help="mean seconds between events of one table (default 5; --push: 20, exactly)"
+    )
+    ap.add_argument(
+        "--push",
+        action="store_true",
+        help="every phone holds the game's event stream (no polls); measures post sent -> each phone's message",
+    )
     ap.add_argument("--conflicts", type=float, default=0.1, help="share of events two phones enter at once")
     ap.add_argument("--retries", type=float, default=0.05, help="share of events sent twice with one token")
     ap.add_argument(
         "--refresh",
-        choices=("none", "state", "components", "page"),
+        choices=("none", "state", "components", "page", "region"),
         default="none",
         help="what a phone does: poll only (none), then fetch /state, or every component, or (page) "
-        "exactly what the served table page makes htmx do (its poller, cadence and refreshes)",
+        "exactly what the served table page makes htmx do (its poller, cadence and refreshes); "
+        "--push: region (each phone fetches the view's region after each message, as the page does)",
     )
     ap.add_argument("--transcript", default=str(DEFAULT_TRANSCRIPT))
     ap.add_argument("--workers", type=int, help="the server's worker processes (default: its own default)")
@@ -817,6 +1079,11 @@ def main(argv=None) -> int:
         "machine, to measure the app rather than the neighbours",
     )
     ARGS = args = ap.parse_args(argv)
+    global OPEN_FILES
+    if args.event_every is None:
+        args.event_every = 20.0 if args.push else 5.0
+    if args.push:  # each phone: its stream and a connection for requests
+        OPEN_FILES = raise_open_files(args.tables * args.phones * 2 + 1024)
     if args.nice:
         os.setpriority(os.PRIO_PROCESS, 0, args.nice)
     transcript = json.loads(Path(args.transcript).read_text(encoding="utf-8"))

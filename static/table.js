@@ -1,5 +1,8 @@
-/* The table page on a phone (works with htmx; without JavaScript the page is plain forms).
+/* The table page on a phone (works with htmx; without JavaScript the page is plain forms). The
+ * board (templates/board.html) loads it too, for the stream below.
  *
+ * - A change made on another phone arrives over the game's event stream (#live, htmx's SSE
+ *   extension; docs/live-events.md), else through the poll (#sync) where the stream cannot stay open.
  * - A change made on another phone re-renders the current view; what the player had open,
  *   typed or focused is carried over, and the element at the top of the screen (or under the
  *   finger) keeps its place on screen: rows added or removed above it do not move it.
@@ -371,6 +374,70 @@
     if (!Object.keys(unsent).length) { document.getElementById("unsent").hidden = true; return; }
     resending = false;
     resendAll();
+  });
+
+  // -- the game's event stream (#live: htmx's SSE extension, static/sse.min.js, opens it, and again
+  // after an error). While it is open and beating, the polls (.sync) wait and each message re-fetches
+  // the view once (after this phone's own entry, only if its answer did not bring that seq). Closed:
+  // the notice shows (if it was ever open); refused or silent for two beats: the polls go on as before.
+  var stream = null, everOpen = false, watchdog = 0, posting = 0, waiting = 0;
+  function rendered() { var s = document.getElementById("sync"); return s ? +s.getAttribute("data-seq") : -1; }
+  function changed(seq) {
+    if (posting) { waiting = Math.max(waiting, seq); }
+    else if (seq !== rendered()) { htmx.trigger(document.body, "rss-changed"); }
+  }
+  function beating(source) {
+    window.clearTimeout(watchdog);
+    watchdog = window.setTimeout(function () { drop(source, true); }, 11000);
+  }
+  function drop(source, restart) {
+    if (source !== stream) { return; }
+    stream = null;
+    window.clearTimeout(watchdog);
+    if (everOpen) { setConnection(false); }
+    if (restart) {  // two beats missed: a new stream from a new element (the old one may be half-dead)
+      source.close();
+      var old = document.getElementById("live"), c = old.cloneNode(false);
+      c.setAttribute("sse-connect", c.getAttribute("sse-connect").replace(/seq=\d*/, "seq=" + rendered()));
+      old.replaceWith(c);
+      htmx.process(c);
+    }
+  }
+  document.addEventListener("htmx:sseOpen", function (evt) {
+    var source = evt.detail.source;
+    stream = source;
+    everOpen = true;
+    beating(source);
+    if (!source._rss) {
+      source._rss = true;
+      source.addEventListener("message", function (e) { beating(source); changed(+e.data); });
+      source.addEventListener("beat", function () { beating(source); });
+      source.addEventListener("seats", function () {
+        beating(source);
+        if (document.getElementById("c-join")) { htmx.trigger(document.body, "rss-changed"); }
+      });
+    }
+    setConnection(true);
+    resendAll();
+  });
+  document.addEventListener("htmx:sseError", function (evt) { drop(evt.detail.source, false); });
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var elt = evt.detail.elt;
+    if (stream && elt.classList.contains("sync") && !Object.keys(unsent).length && !document.body.classList.contains("offline")) {
+      evt.preventDefault();
+    }
+  });
+  // (the answer's own swap replaces the form, whose later events no longer reach the document)
+  document.addEventListener("htmx:beforeSend", function (evt) {
+    if (!evt.detail.elt.closest("form")) { return; }
+    posting++;
+    evt.detail.xhr.addEventListener("loadend", function () {
+      if (!--posting && waiting) {
+        var seq = waiting;
+        waiting = 0;
+        changed(seq);
+      }
+    });
   });
 
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { syncTurn(); } });

@@ -44,7 +44,7 @@ os.environ.setdefault("RSS_CREATE_LIMIT", "1000000/600")
 # (README, "Set-up").
 BROWSER_FIXTURES = {"browser", "live", "live_server"}
 SERVER_FIXTURES = {"server_factory"}
-SERVER_MODULES = {"test_server", "test_restart", "test_packaging"}
+SERVER_MODULES = {"test_server", "test_restart", "test_packaging", "test_stream"}
 # ``slow`` tests play many games through the engine (playouts, previews of every event, random logs):
 # the full suite runs them, ``--quick`` does not
 SLOW_MODULES = {"test_random_playouts"}

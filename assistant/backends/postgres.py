@@ -21,6 +21,7 @@ from psycopg import errors as pgerrors
 from psycopg_pool import ConnectionPool
 
 MIGRATIONS_TABLE = "rss_migrations"
+NOTIFY_CHANNEL = "rss_live"  # the streams' waker LISTENs on it (assistant/web/stream.py)
 
 # The same named steps as the SQLite store's migrations (assistant/migrations.py), in PostgreSQL's SQL.
 MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -178,6 +179,7 @@ class PostgresTables:
             conn.execute("DELETE FROM seats WHERE game_id = %s AND phone = %s", [gid, phone])
             if player:
                 conn.execute("INSERT INTO seats (game_id, phone, player) VALUES (%s, %s, %s)", [gid, phone, player])
+            conn.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, f"{gid} seats"])  # sent on commit
 
     def seats_taken(self, gid: str) -> set[str]:
         with self.pool.connection() as conn:
@@ -258,6 +260,8 @@ class PostgresTables:
                     "INSERT INTO events (game_id, seq, event, token, created) VALUES (%s, %s, %s, %s, %s)",
                     [gid, expected + 1, event_text, token, created],
                 )
+                # every server's streams hear of it once the row is committed (assistant/web/stream.py)
+                conn.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, f"{gid} {expected + 1}"])
                 return "written", expected + 1
         except pgerrors.UniqueViolation:
             # another server wrote this seq (or this token) first: what it wrote decides

@@ -135,15 +135,21 @@ class SQLiteTables:
 
     # -- seats ----------------------------------------------------------------------
     def take_seat(self, gid: str, phone: str, player: str | None) -> None:
+        """The phone's row is written again under a rowid larger than any (leaving a seat too: its
+        player is then NULL), so the streams' waker sees every seat change as a new row at the end
+        (assistant/web/stream.py)."""
         db = self._db()
         with self._write_lock, _immediate(db.conn):
-            db.execute("DELETE FROM seats WHERE game_id = ? AND phone = ?", [gid, phone])
-            if player:
-                db["seats"].insert({"game_id": gid, "phone": phone, "player": player})
+            after = db.conn.execute("SELECT COALESCE(MAX(rowid), 0) + 1 FROM seats").fetchone()[0]
+            db.conn.execute("DELETE FROM seats WHERE game_id = ? AND phone = ?", [gid, phone])
+            db.conn.execute(
+                "INSERT INTO seats (rowid, game_id, phone, player) VALUES (?, ?, ?, ?)",
+                [after, gid, phone, player or None],
+            )
 
     def seats_taken(self, gid: str) -> set[str]:
-        rows = self._db().execute("SELECT DISTINCT player FROM seats WHERE game_id = ?", [gid]).fetchall()
-        return {r[0] for r in rows}
+        q = "SELECT DISTINCT player FROM seats WHERE game_id = ? AND player IS NOT NULL"
+        return {r[0] for r in self._db().execute(q, [gid]).fetchall()}
 
     # -- the log --------------------------------------------------------------------
     def rows(self, gid: str, after: int = 0, upto: int | None = None) -> list[tuple]:

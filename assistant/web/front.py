@@ -25,6 +25,7 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+from assistant.web import stream
 from assistant.web.deadlines import RETRY_AFTER, request_seconds
 
 BODY_SECONDS = 15.0
@@ -46,15 +47,21 @@ def body_deadline(length: int) -> float:
 class BufferedBodies:
     """An RSGI app in front of a WSGI app: bodies buffered on the event loop, the app on threads."""
 
-    def __init__(self, wsgi, threads: int, max_body: int):
+    def __init__(self, wsgi, threads: int, max_body: int, store=None):
         self.wsgi = wsgi
         self.max_body = max_body
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rss-app")
         self.overdue = 0  # threads still running a request answered 503 at its deadline
+        # the games' event streams, on this loop (assistant/web/stream.py); None: no streams
+        self.streams = None if store is None else stream.Streams(store, self.pool)
 
     async def __rsgi__(self, scope, protocol):
         """One request: its body read here (408 past the deadline, 413 too large), then the app."""
         if scope.proto != "http":
+            return
+        gid = stream.game_of(scope.path) if self.streams is not None and scope.method == "GET" else None
+        if gid is not None:
+            await self.streams.serve(scope, protocol, gid)
             return
         headers = [(k.lower(), v) for k, v in scope.headers.items()]
         length = next((v for k, v in headers if k == "content-length"), "")

@@ -14,6 +14,8 @@ Settings (argument, else environment variable, else default):
 * ``--threads`` / ``RSS_THREADS``: threads per worker running the app (default 4).
 * ``RSS_SERVER``: ``granian`` (default) or ``waitress`` (one process with threads; also used when
   granian is not installed).
+* ``RSS_STREAMS``: ``on`` (default under granian: each page follows its game's event stream,
+  assistant/web/stream.py) or ``off`` (the pages poll once a second, as under waitress).
 """
 
 from __future__ import annotations
@@ -158,8 +160,17 @@ def worker_app():
     """Granian's factory, called in each worker process: the app on the database the parent chose,
     behind the front that reads bodies off the app's threads (assistant/web/front.py)."""
     _exit_with_parent()
-    wsgi, _ = served_app(os.environ.get(ENV_DB) or None)
-    return BufferedBodies(wsgi, int(os.environ.get("RSS_THREADS") or THREADS), MAX_BODY)
+    wsgi, app = served_app(os.environ.get(ENV_DB) or None)
+    threads = int(os.environ.get("RSS_THREADS") or THREADS)
+    if not streams_on():
+        return BufferedBodies(wsgi, threads, MAX_BODY)
+    app.config["LIVE_STREAMS"] = True  # the pages open the game's event stream (assistant/web/stream.py)
+    return BufferedBodies(wsgi, threads, MAX_BODY, app.extensions["rss_store"])
+
+
+def streams_on() -> bool:
+    """``RSS_STREAMS=off``: no event streams, the phones poll (as under waitress)."""
+    return os.environ.get("RSS_STREAMS", "on").strip().lower() not in ("off", "0", "no", "false")
 
 
 def _exit_with_parent() -> None:

@@ -1,5 +1,7 @@
 """The load model is the real page: for one change, a simulated phone of ``benchmarks/load.py
---refresh page`` makes the same requests as a real Chromium phone with the table page open.
+--refresh page`` makes the same requests as a real Chromium phone with the table page open
+(the page as it polls, ``RSS_STREAMS=off``; with the stream, one message and one fetch of the
+region per change: tests/web/test_stream_browser.py).
 
 Both watch the same game on the real server (``python -m assistant serve``, worker processes);
 one event enters through the JSON door.  From the poll that sees the change to the first poll
@@ -96,7 +98,7 @@ class SimulatedPhone:
 
 def test_simulated_phone_requests_what_chromium_requests(server_factory, browser):  # noqa: F811
     data = played_game()
-    srv = server_factory()
+    srv = server_factory(env={"RSS_STREAMS": "off"})  # the poll's model (the streams': load.py --push)
     client = Http(srv.base)
     gid = import_game(client, header(data, data["events"][:20]))
 

@@ -23,8 +23,8 @@ def test_pages_link_static_files_by_content_hash(client, table):
             assert assets.HASHED.search(link), link
     names = {link.rsplit("/", 1)[1] for link in links}
     for name in ("app.css", "helpers.css", "htmx.min.js"):
-        with open(f"{STATIC}/{name}", "rb") as f:  # as sent: without the file's opening comment
-            assert assets.hashed_name(name, assets._without_header_comment(name, f.read())) in names
+        with open(f"{STATIC}/{name}", "rb") as f:  # as sent: without the file's opening comment, minified
+            assert assets.hashed_name(name, assets.as_sent(name, f.read())) in names
 
 
 def test_hashed_files_are_immutable_and_precompressed(client):
@@ -32,8 +32,9 @@ def test_hashed_files_are_immutable_and_precompressed(client):
     css = next(link for link in ASSET_RE.findall(page) if "app." in link)
     with open(f"{STATIC}/app.css", "rb") as f:
         source = f.read()
-    original = assets._without_header_comment("app.css", source)  # what phones get: no documentation comment
-    assert source.startswith(b"/*") and not original.startswith(b"/*") and source.endswith(original)
+    original = assets.as_sent("app.css", source)  # what phones get: no documentation comment, minified
+    assert source.startswith(b"/*") and not original.startswith(b"/*") and len(original) < 0.9 * len(source)
+    assert b"/*" not in original and b"\n  " not in original
     plain = client.get(css, headers={"Accept-Encoding": "identity"})
     assert plain.status_code == 200 and plain.data == original
     assert "immutable" in plain.headers["Cache-Control"]
@@ -91,3 +92,26 @@ def test_templates_link_static_files_only_through_static_url():
 
     plain = [str(p) for p in Path(TEMPLATES).rglob("*.html") if re.search(r"url_for\(\s*['\"]static", p.read_text())]
     assert plain == [], f"use static_url('name') (content-hashed, cached for a year) in {plain}"
+
+
+def test_scripts_and_style_sheets_are_sent_minified_and_vendored_files_as_they_came(tmp_path):
+    source, target = tmp_path / "src", tmp_path / "out"
+    source.mkdir()
+    (source / "a.js").write_text(
+        "/* what the file is */\n// a comment\nfunction  add ( a, b ) {\n  return a + b;  // sum\n}\n"
+    )
+    (source / "a.css").write_text("/* doc */\nbody  {\n  color : red ;  /* red */\n}\n")
+    vendored = "/* where it came from */\nvar x = 1 ;  /* kept */\n"
+    (source / "v.min.js").write_text(vendored)
+    names = assets.build(str(source), str(target))
+    assert (target / names["a.js"]).read_text() == "function add(a,b){return a+b;}"
+    assert (target / names["a.css"]).read_text() == "body{color:red}"
+    assert (target / names["v.min.js"]).read_text() == "var x = 1 ;  /* kept */\n"
+
+
+def test_hashed_files_carry_no_validators_they_are_never_asked_for_again(client):
+    page = client.get("/games/new").text
+    for link in ASSET_RE.findall(page):
+        resp = client.get(link, headers={"Accept-Encoding": "br"})
+        assert resp.status_code == 200 and "immutable" in resp.headers["Cache-Control"], link
+        assert "ETag" not in resp.headers and "Last-Modified" not in resp.headers, link

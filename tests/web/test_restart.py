@@ -27,8 +27,8 @@ def _free_port() -> int:
 class Server:
     """One ``python -m assistant serve`` process on a free loopback port."""
 
-    def __init__(self, db: Path, workdir: Path):
-        self.port = _free_port()
+    def __init__(self, db: Path, workdir: Path, port: int | None = None):
+        self.port = port or _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = dict(
             os.environ, RSS_SECRET_KEY="restart-test", PYTHONPATH=str(ROOT), RSS_INSTANCE=str(workdir / "instance")

@@ -1,0 +1,334 @@
+"""Changes pushed to the phones: one server-sent event stream per game (issue 28).
+
+``GET /games/<id>/stream`` is answered here, on the worker's event loop (assistant/web/front.py
+routes it), never on one of the app's threads: an open stream is a coroutine waiting on an event,
+a few kB, so thousands cost next to nothing.  What it sends (``text/event-stream``):
+
+* one message per change of the game's log: ``id: N`` and ``data: N``, N the log's seq after the
+  change (what the JSON door answers as ``seq``);
+* on connect, if the phone's seq (``Last-Event-ID``, else ``?seq=N``, else none) is not the current
+  one, one such message at once;
+* a change of the seats taken (not a log row): ``event: seats`` without an ``id``;
+* every ``BEAT_SECONDS`` a heartbeat: a comment line (for whatever lies between) and an empty
+  ``event: beat`` (the page cannot see a comment; after two beats missed it says "No connection").
+
+No stream queries the database.  One waker per worker process does, for all of its streams: on
+SQLite one query every ``TICK_SECONDS`` (the rows of ``events`` and ``seats`` past the largest
+rowids seen: which games changed), on PostgreSQL ``LISTEN`` on one connection of its own (outside
+the pool; the store sends ``NOTIFY`` on every append and seat change).  Every worker of every server
+has its waker, so a change made through any of them reaches every stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import threading
+import time
+from functools import partial
+from urllib.parse import parse_qsl
+
+from assistant import dburl
+
+log = logging.getLogger("assistant.web.stream")
+PATH = re.compile(r"^/games/([A-Za-z0-9_-]{1,64})/stream$")
+BEAT_SECONDS = 5.0
+TICK_SECONDS = 0.05  # SQLite: how often the waker looks for changes
+BUCKETS = 10  # the heartbeats of a worker's streams are spread over this many slices of BEAT_SECONDS
+LOG_EVERY = 60.0
+HEADERS = [
+    ("content-type", "text/event-stream; charset=utf-8"),
+    ("cache-control", "no-store"),
+    ("x-accel-buffering", "no"),  # nginx: pass it on as it comes
+]
+BEAT = ": beat\nevent: beat\ndata:\n\n"
+SEATS = "event: seats\ndata: seats\n\n"
+RETRY = "retry: 2000\n"  # the browser's own reconnection delay (ms)
+
+
+def message(seq: int) -> str:
+    return f"id: {seq}\ndata: {seq}\n\n"
+
+
+def game_of(path: str) -> str | None:
+    """The game id if ``path`` is a game's stream."""
+    match = PATH.match(path)
+    return match.group(1) if match else None
+
+
+def seen_seq(last_event_id: str, query: str) -> int | None:
+    """The seq the phone has: ``Last-Event-ID`` (the browser's own reconnection), else ``?seq=N``."""
+    for value in [last_event_id.strip(), *(v for k, v in parse_qsl(query) if k == "seq")]:
+        if value.isascii() and value.isdigit() and len(value) < 19:
+            return int(value)
+    return None
+
+
+class _Stream:
+    __slots__ = ("sent", "pending", "seats", "beat", "wake")
+
+    def __init__(self, sent: int | None):
+        self.sent = sent  # the seq the phone has
+        self.pending: int | None = None  # the game's seq as last heard
+        self.seats = False
+        self.beat = False
+        self.wake = asyncio.Event()
+
+    def take(self) -> str:
+        out = []
+        if self.pending is not None and self.pending != self.sent:
+            out.append(message(self.pending))
+            self.sent = self.pending
+        if self.seats:
+            out.append(SEATS)
+            self.seats = False
+        if self.beat and not out:
+            out.append(BEAT)
+        self.beat = False
+        return "".join(out)
+
+
+class Streams:
+    """A worker's streams, by game, and its waker (started with the first stream)."""
+
+    def __init__(self, store, pool, beat: float = BEAT_SECONDS, tick: float = TICK_SECONDS):
+        self.store, self.pool = store, pool
+        self.beat_seconds, self.tick = beat, tick
+        self.games: dict[str, set[_Stream]] = {}
+        self.buckets: list[set[_Stream]] = [set() for _ in range(BUCKETS)]
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.waker: _Waker | None = None
+        self._beats: asyncio.Task | None = None
+        self._next = 0
+        self._logged = -LOG_EVERY
+
+    def __len__(self) -> int:
+        return sum(len(b) for b in self.buckets)
+
+    # -- one stream ---------------------------------------------------------------------------
+    async def serve(self, scope, protocol, gid: str) -> None:
+        """Answer ``GET /games/<gid>/stream``: 404 for no such game, else the stream until the phone goes."""
+        self._start()
+        stream = _Stream(seen_seq(scope.headers.get("last-event-id") or "", scope.query_string))
+        self.games.setdefault(gid, set()).add(stream)  # before the seq is read: no change falls between
+        bucket = self.buckets[self._next % BUCKETS]
+        self._next += 1
+        bucket.add(stream)
+        try:
+            try:
+                current = await self.loop.run_in_executor(self.pool, self._current, gid)
+            except Exception as err:  # noqa: BLE001 - any database error: a short 503, said once a minute
+                self._problem(err)
+                _text(
+                    protocol,
+                    503,
+                    "The table's server has a problem with its database; retrying.\n",
+                    [("retry-after", "5")],
+                )
+                return
+            if current is None:
+                _text(protocol, 404, "There is no game at this address.\n")
+                return
+            stream.pending = current if stream.pending is None else max(current, stream.pending)
+            first = stream.take() or ": open\n\n"
+            transport = protocol.response_stream(200, HEADERS)
+            await transport.send_str(RETRY + first)
+            while True:
+                await stream.wake.wait()
+                stream.wake.clear()
+                chunk = stream.take()
+                if chunk:
+                    await transport.send_str(chunk)
+        except Exception:  # noqa: BLE001 - the phone went away (or the worker stops)
+            return
+        finally:
+            bucket.discard(stream)
+            same = self.games.get(gid)
+            if same is not None:
+                same.discard(stream)
+                if not same:
+                    del self.games[gid]
+
+    def _current(self, gid: str) -> int | None:
+        return self.store.seq(gid) if self.store.game_exists(gid) else None
+
+    # -- the waker's news, on the loop ------------------------------------------------------------
+    def changed(self, changes: list[tuple[str, int | None]]) -> None:
+        """(game, new seq) for a log change, (game, None) for a seat change: wake its streams."""
+        for gid, seq in changes:
+            for stream in self.games.get(gid, ()):
+                if seq is None:
+                    stream.seats = True
+                elif stream.pending is None or seq > stream.pending:
+                    stream.pending = seq
+                else:
+                    continue
+                stream.wake.set()
+
+    def watched(self) -> list[str]:
+        return list(self.games)
+
+    def _start(self) -> None:
+        if self.loop is not None:
+            return
+        self.loop = asyncio.get_running_loop()
+        self._beats = self.loop.create_task(self._beat())
+        self.waker = waker_for(self)
+        self.waker.start()
+
+    async def _beat(self) -> None:
+        """Every slice of BEAT_SECONDS, the streams of one bucket get their heartbeat (not all at once)."""
+        i = 0
+        while True:
+            await asyncio.sleep(self.beat_seconds / BUCKETS)
+            for stream in self.buckets[i % BUCKETS]:
+                stream.beat = True
+                stream.wake.set()
+            i += 1
+
+    def _problem(self, err: Exception) -> None:
+        now = time.monotonic()
+        if now - self._logged >= LOG_EVERY:
+            self._logged = now
+            log.error("database error under the streams (said once a minute): %s: %s", type(err).__name__, err)
+
+
+# -- wakers: one per worker ----------------------------------------------------------------------
+class _Waker(threading.Thread):
+    def __init__(self, streams: Streams):
+        super().__init__(name="rss-stream-waker", daemon=True)
+        self.streams = streams
+        self.loop = streams.loop
+        self._logged = -LOG_EVERY
+
+    def tell(self, changes: list[tuple[str, int | None]]) -> None:
+        if changes:
+            self.loop.call_soon_threadsafe(self.streams.changed, changes)
+
+    def catch_up(self, current) -> None:
+        """After a lost connection: the games with streams, as they are now (one query)."""
+        gids = asyncio.run_coroutine_threadsafe(_watched(self.streams), self.loop).result(timeout=10)
+        if gids:
+            self.tell(current(gids))
+
+    def trouble(self, err: Exception) -> None:
+        now = time.monotonic()
+        if now - self._logged >= LOG_EVERY:
+            self._logged = now
+            log.error("the streams' waker lost the database (said once a minute): %s: %s", type(err).__name__, err)
+
+
+async def _watched(streams: Streams) -> list[str]:
+    return streams.watched()
+
+
+def waker_for(streams: Streams) -> _Waker:
+    path = streams.store.path
+    return PostgresWaker(streams, path) if dburl.is_postgres(path) else SQLiteWaker(streams, path)
+
+
+class SQLiteWaker(_Waker):
+    """One query per tick: the rows of ``events`` and ``seats`` past the largest rowids seen.  Both
+    tables only grow at the end (a seat change writes its row under a new, larger rowid:
+    assistant/backends/sqlite.py), so these are exactly the changes since the last tick."""
+
+    QUERY = """SELECT game_id, MAX(seq), MAX(rowid), 0 FROM events WHERE rowid > ? GROUP BY game_id
+               UNION ALL SELECT game_id, NULL, MAX(rowid), 1 FROM seats WHERE rowid > ? GROUP BY game_id"""
+
+    def __init__(self, streams: Streams, path: str):
+        super().__init__(streams)
+        self.path = path
+
+    def run(self) -> None:
+        import sqlite3
+
+        marks = None
+        conn = None
+        while True:
+            try:
+                if conn is None:
+                    conn = sqlite3.connect(_read_only(self.path), uri=True, isolation_level=None, timeout=5)
+                    fresh = conn.execute(
+                        "SELECT (SELECT COALESCE(MAX(rowid), 0) FROM events), (SELECT COALESCE(MAX(rowid), 0) FROM seats)"
+                    ).fetchone()
+                    if marks is not None:  # the connection was lost: whatever changed meanwhile
+                        self.catch_up(partial(_seqs, conn))
+                    marks = list(fresh)
+                time.sleep(self.streams.tick)
+                rows = conn.execute(self.QUERY, marks).fetchall()
+                changes = []
+                for gid, seq, rowid, seats in rows:
+                    marks[seats] = max(marks[seats], rowid)
+                    changes.append((gid, None if seats else seq))
+                self.tell(changes)
+            except Exception as err:  # noqa: BLE001 - reopen and go on
+                self.trouble(err)
+                if conn is not None:
+                    conn.close()
+                conn = None
+                time.sleep(1.0)
+
+
+def _read_only(path: str) -> str:
+    from urllib.request import pathname2url
+
+    return "file:" + pathname2url(os.path.abspath(path)) + "?mode=ro"
+
+
+def _seqs(conn, gids: list[str]) -> list[tuple[str, int]]:
+    out = []
+    for start in range(0, len(gids), 500):
+        part = gids[start : start + 500]
+        marks = ",".join("?" * len(part))
+        q = f"SELECT game_id, MAX(seq) FROM events WHERE game_id IN ({marks}) GROUP BY game_id"
+        out += conn.execute(q, part).fetchall()
+    return out
+
+
+class PostgresWaker(_Waker):
+    """``LISTEN`` on one connection of its own; each NOTIFY says ``<game> <seq>`` or ``<game> seats``."""
+
+    def __init__(self, streams: Streams, url: str):
+        super().__init__(streams)
+        self.url = url
+
+    def run(self) -> None:
+        import psycopg
+
+        from assistant.backends.postgres import NOTIFY_CHANNEL
+
+        lost = False
+        while True:
+            try:
+                with psycopg.connect(self.url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    if lost:
+                        self.catch_up(
+                            lambda gids: conn.execute(
+                                "SELECT game_id, MAX(seq) FROM events WHERE game_id = ANY(%s) GROUP BY game_id", [gids]
+                            ).fetchall()
+                        )
+                    lost = True
+                    while True:
+                        for note in conn.notifies(timeout=BEAT_SECONDS):
+                            change = parse_note(note.payload)
+                            if change:
+                                self.tell([change])
+            except Exception as err:  # noqa: BLE001 - reconnect and catch up
+                self.trouble(err)
+                time.sleep(1.0)
+
+
+def parse_note(payload: str) -> tuple[str, int | None] | None:
+    gid, _, what = payload.partition(" ")
+    if what == "seats":
+        return gid, None
+    return (gid, int(what)) if what.isdigit() else None
+
+
+def _text(protocol, status: int, text: str, extra=()) -> None:
+    protocol.response_bytes(
+        status, [("content-type", "text/plain; charset=utf-8"), ("cache-control", "no-store"), *extra], text.encode()
+    )
