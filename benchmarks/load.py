@@ -405,7 +405,11 @@ class Table:
         events = self.sim.events
         self.k = self.rng.randrange(0, max(1, len(events) - 60))  # a game cut at a random point
         body = json.dumps(dict(self.sim.header, events=events[: self.k])).encode()
-        status, _, data = await conn.request("POST", "/games/import", body, "application/json")
+        for _ in range(200):  # imports take turns in each worker (issue 26): a busy one says when to come back
+            status, headers, data = await conn.request("POST", "/games/import", body, "application/json")
+            if status != 503:
+                break
+            await asyncio.sleep(min(float(headers.get("retry-after") or 1), 2.0) * self.rng.random())
         if status != 303:
             raise RuntimeError(f"import failed: {status} {data[:200]!r}")
         self.gid = json.loads(data)["id"]
@@ -616,6 +620,23 @@ class Sim:
         self.events = [e for e in transcript["events"] if e.get("type") != "expect" and not e.get("reject")]
         self.stats = Stats()
 
+    async def measure(self, args, warm: float, deadline: float, machine: dict, at_start=None) -> None:
+        """Record from ``warm`` to ``deadline``: the server's CPU and memory, the generator's own CPU
+        and the machine's load, into ``machine`` (``at_start()`` runs as the recording begins)."""
+        await asyncio.sleep(max(0.0, warm - time.monotonic()))
+        if at_start is not None:
+            at_start()
+        self.stats.recording = True
+        cpu0, own0 = self.cpu(), time.process_time()
+        await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+        self.stats.recording = False
+        cpu1, own1 = self.cpu(), time.process_time()
+        if cpu0 is not None and cpu1 is not None:
+            machine["server_cpu_pct"] = 100 * (cpu1 - cpu0) / args.seconds
+            machine["server_rss_mb"] = sum(rss_mb(p) or 0 for p in self.pids)
+        machine["client_cpu_pct"] = 100 * (own1 - own0) / args.seconds
+        machine["loadavg_1min"] = os.getloadavg()[0]
+
     def cpu(self) -> float | None:
         if not self.pids:
             return None
@@ -635,20 +656,7 @@ class Sim:
 
         machine = {}
 
-        async def measure():
-            await asyncio.sleep(max(0.0, warm - time.monotonic()))
-            self.stats.recording = True
-            cpu0, own0 = self.cpu(), time.process_time()
-            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
-            self.stats.recording = False
-            cpu1, own1 = self.cpu(), time.process_time()
-            if cpu0 is not None and cpu1 is not None:
-                machine["server_cpu_pct"] = 100 * (cpu1 - cpu0) / args.seconds
-                machine["server_rss_mb"] = sum(rss_mb(p) or 0 for p in self.pids)
-            machine["client_cpu_pct"] = 100 * (own1 - own0) / args.seconds
-            machine["loadavg_1min"] = os.getloadavg()[0]
-
-        await asyncio.gather(measure(), *tasks)
+        await asyncio.gather(self.measure(args, warm, deadline, machine), *tasks)
         machine["connections"] = sum(p.opened for ps in phones.values() for p in ps)
         for ps in phones.values():
             for p in ps:
@@ -784,19 +792,11 @@ class PushSim(Sim):
                 if self.stats.recording:
                     lag.append(time.perf_counter() - t0 - 0.1)
 
-        async def measure():
-            await asyncio.sleep(max(0.0, warm - time.monotonic()))
+        def streams_open():
             machine["streams_open"] = sum(1 for rs in streams.values() for r in rs if r.status == 200 and not r.ended)
-            self.stats.recording = True
-            cpu0, own0 = self.cpu(), time.process_time()
-            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
-            self.stats.recording = False
-            cpu1, own1 = self.cpu(), time.process_time()
-            if cpu0 is not None and cpu1 is not None:
-                machine["server_cpu_pct"] = 100 * (cpu1 - cpu0) / args.seconds
-                machine["server_rss_mb"] = sum(rss_mb(p) or 0 for p in self.pids)
-            machine["client_cpu_pct"] = 100 * (own1 - own0) / args.seconds
-            machine["loadavg_1min"] = os.getloadavg()[0]
+
+        def measure():
+            return self.measure(args, warm, deadline, machine, at_start=streams_open)
 
         await asyncio.gather(measure(), watch_lag(), *(enter(t) for t in tables))
         await asyncio.sleep(2.0)  # the last messages on their way
