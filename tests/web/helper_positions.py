@@ -84,7 +84,9 @@ def _acquisition_two(g):
     """Phase 3 with two presidents who each may buy a company at a price of their choosing."""
     if _for(g) != "acquisition":
         return False
-    return len({m["president"] for m in g.legal_actions() if m["type"] == "acquire" and m["min"] < m["max"]}) >= 2
+    items = [m for m in g.legal_actions() if m["type"] == "acquire" and m["min"] < m["max"]]
+    # two presidents, each with a company of their own to buy
+    return any(a["president"] != b["president"] and a["company"] != b["company"] for a in items for b in items)
 
 
 def _acquisition_many(g):

@@ -250,15 +250,18 @@ def test_a_remote_change_keeps_scroll_open_panels_and_typed_input(live, browser)
 
     game = STARS.replay(list(names), [], list(events))
     menu = [m for m in game.legal_actions() if m["type"] == "acquire" and m["min"] < m["max"]]
-    brian_item = next(m for m in menu if m["president"] == "Brian")
-    amy_item = next(m for m in menu if m["president"] == "Amy" and m["company"] != brian_item["company"])
+    # two presidents with a purchase each ("Brian" types, "Amy" buys: the seats the position gives)
+    presidents = [p for p in ("Brian", "Crystal", "Amy") if any(m["president"] == p for m in menu)]
+    typer, buyer = presidents[0], presidents[1]
+    brian_item = next(m for m in menu if m["president"] == typer)
+    amy_item = next(m for m in menu if m["president"] == buyer and m["company"] != brian_item["company"])
 
     brian = _phone(browser)
     brian.goto(url)
-    _seat(brian, "Brian")
+    _seat(brian, typer)
     amy = _phone(browser, "320")
     amy.goto(url)
-    _seat(amy, "Amy")
+    _seat(amy, buyer)
     _shot(brian, "phase3-picker-360.png", full=True)
 
     # Brian: his corporation, then a company; he types a price and leaves the field focused
