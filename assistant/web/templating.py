@@ -88,7 +88,7 @@ def init_app(app: Flask) -> None:
         family=FAMILY,
         new_token=new_token,
     )
-    # grammar around names (assistant/words.py): "an Eagle share", "Stock Masters'", "1 share", "Horse decides"
+    # grammar around names (assistant/rules/core/words.py): "an Eagle share", "Stock Masters'", "1 share", "Horse decides"
     app.jinja_env.filters.update(
         {name: _escaped(getattr(words, name)) for name in ("a", "possessive", "count", "and_list", "they")}
     )

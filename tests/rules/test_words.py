@@ -1,5 +1,5 @@
 """Grammar around names (issue 28): articles, possessives, plurals and verb agreement come from one
-helper (assistant/words.py), and the engine's sentences and the phone's buttons use it.
+helper (assistant/rules/core/words.py), and the engine's sentences and the phone's buttons use it.
 
 The expected words are the issue's own examples, written out by hand.
 """
