@@ -98,6 +98,9 @@ def test_every_problem_of_a_refused_position_is_shown_next_to_its_field(client, 
     assert resp.status_code == 422
     page = resp.text
     assert "This position cannot be, for 3 reasons, each shown at its field" in page
+    # the summary on top lists them too, each a link to the problem beside its field
+    for field in ("co-unavailable", "price-Doppler_AG", "end_flipped"):
+        assert f'<li><a href="#pb-{field}-1">' in page
     # each message comes right after its own field, which points at it for screen readers
     for field, words in (
         ("co-unavailable", "HE cannot be unavailable at the end of a turn"),
