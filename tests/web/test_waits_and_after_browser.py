@@ -6,7 +6,6 @@ tests/artifacts/waits-*.png."""
 from __future__ import annotations
 
 import json
-import re
 import urllib.request
 
 import pytest
@@ -15,6 +14,7 @@ from assistant import transcript
 
 from . import helper_positions
 from .browser import ARTIFACTS, NEEDS_CHROMIUM, PHONE
+from .test_browser import _new_game
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = NEEDS_CHROMIUM
@@ -85,15 +85,6 @@ def _axe(page, where) -> list[str]:
         _shot(page, f"{where}-{scheme}")
     page.emulate_media(color_scheme="light")
     return out
-
-
-def _new_game(page, base, names=("Amy", "Brian", "Crystal")):
-    page.goto(base + "/games/new")
-    for i, name in enumerate(names):
-        page.locator("input[name=name]").nth(i).fill(name)
-    page.get_by_role("button", name="Start the game").click()
-    page.wait_for_url(re.compile(r"/games/[A-Za-z0-9_-]{22,}$"))
-    return page.url
 
 
 def test_the_join_code_folds_to_one_line_once_a_phone_has_joined(live, browser):
