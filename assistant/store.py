@@ -172,7 +172,10 @@ def normalise_event(event) -> dict:
         raise Refused(
             "checkpoints (expect) and events marked reject are transcript annotations, not decisions of the table"
         )
-    out = events.stored_form(event)
+    try:
+        out = events.stored_form(event)
+    except TypeError as err:  # a declared field of the wrong type: the rules' refusal, as the engine gives it
+        raise RuleError(str(err)) from None
     if out["type"] == GO_BACK and "to" in event:  # the row it goes back to (store-only: no engine field)
         out["to"] = event["to"]
     if _has_surrogate(out):

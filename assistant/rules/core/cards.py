@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from types import MappingProxyType
 
@@ -69,47 +69,33 @@ class CardSet:
     def __deepcopy__(self, memo):  # immutable: games copied for previews share it
         return self
 
-    # -- derived lookups ---------------------------------------------------------------
-    @property
+    # -- derived lookups (worked out once per card set: the engine asks for them on every draw)
+    @cached_property
     def price_index(self) -> Mapping[int, int]:
-        return _price_index(self.prices)
+        return MappingProxyType({p: i for i, p in enumerate(self.prices)})
 
-    @property
+    @cached_property
     def companies_by_color(self) -> Mapping[str, tuple[str, ...]]:
-        return _by_color(self)
+        """Colour -> its companies' abbreviations, lowest face value first."""
+        return MappingProxyType(
+            {
+                color: tuple(
+                    sorted(
+                        (c.abbr for c in self.companies.values() if c.color == color),
+                        key=lambda a: self.companies[a].face_value,
+                    )
+                )
+                for color in self.colors
+            }
+        )
 
-    @property
+    @cached_property
     def highest_of_color(self) -> Mapping[str, str]:
-        return {color: abbrs[-1] for color, abbrs in self.companies_by_color.items() if abbrs}
+        return MappingProxyType({color: abbrs[-1] for color, abbrs in self.companies_by_color.items() if abbrs})
 
     def named(self, names: Mapping[str, str]) -> dict[str, Corporation]:
         """The charters under a ruleset's names: display name -> charter (in card order)."""
         return {names[key]: replace(charter, name=names[key]) for key, charter in self.charters.items()}
-
-
-@cache
-def _price_index(prices: tuple[int, ...]) -> Mapping[int, int]:
-    return MappingProxyType({p: i for i, p in enumerate(prices)})
-
-
-_BY_COLOR: dict[int, Mapping] = {}
-
-
-def _by_color(cards: CardSet) -> Mapping[str, tuple[str, ...]]:
-    hit = _BY_COLOR.get(id(cards))
-    if hit is None:
-        hit = _BY_COLOR[id(cards)] = MappingProxyType(
-            {
-                color: tuple(
-                    sorted(
-                        (c.abbr for c in cards.companies.values() if c.color == color),
-                        key=lambda a: cards.companies[a].face_value,
-                    )
-                )
-                for color in cards.colors
-            }
-        )
-    return hit
 
 
 def _ints(mapping) -> dict:

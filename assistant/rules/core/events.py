@@ -73,9 +73,8 @@ EVENTS: Mapping[str, EventType] = _declare(
 )
 
 # Every field any event may carry, with its type (anything else is not part of an event).
-FIELD_TYPES: Mapping[str, type] = MappingProxyType(
-    {name: kind for t in EVENTS.values() for name, kind in t.fields.items()}
-)
+_FIELD_TYPES = {name: kind for t in EVENTS.values() for name, kind in t.fields.items()}
+FIELD_TYPES: Mapping[str, type] = MappingProxyType(_FIELD_TYPES)
 STORE_EVENTS = tuple(t.type for t in EVENTS.values() if t.level == STORE)
 # The table events every game of the family plays; a game adds its own (Game.EVENT_TYPES).
 COMMON = ("reveal", "pass", "bid", "leave", "buy_share", "sell_share", "acquire", "announce",
@@ -93,16 +92,29 @@ def declared(kind) -> EventType | None:
 
 def field_problem(event: dict) -> str | None:
     """Why a field of ``event`` has the wrong type (None if every declared field present is right)."""
-    for key, want in FIELD_TYPES.items():
-        value = event.get(key)
-        if value is not None and type(value) is not want:
-            return f"The {key} must be {'a whole number' if want is int else 'a name'}, not {value!r}."
+    try:
+        stored_form(event)
+    except TypeError as err:
+        return str(err)
     return None
 
 
 def stored_form(event: dict) -> dict:
-    """The event as the log keeps it: its type and its declared fields (others are dropped)."""
-    return {k: v for k, v in event.items() if k == "type" or k in FIELD_TYPES}
+    """The event as the log keeps it: its type and its declared fields (others are dropped).
+
+    Raises TypeError, saying which, when a declared field has the wrong type (one pass over the
+    event's few fields: every event entered goes through here)."""
+    out = {}
+    for key, value in event.items():
+        want = _FIELD_TYPES.get(key)
+        if want is None:
+            if key == "type":
+                out[key] = value
+            continue
+        if value is not None and type(value) is not want:
+            raise TypeError(f"The {key} must be {'a whole number' if want is int else 'a name'}, not {value!r}.")
+        out[key] = value
+    return out
 
 
 def label(kind: str) -> str:

@@ -289,9 +289,10 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         kind = event.get("type")
         if not isinstance(kind, str) or kind not in self.EVENT_TYPES:
             raise RuleError(f"Unknown event type {kind!r}.")
-        problem = events.field_problem(event)
-        if problem:
-            raise RuleError(problem)
+        try:
+            as_entered = events.stored_form(event)
+        except TypeError as err:  # a field of the wrong type
+            raise RuleError(str(err)) from None
         if kind == "done" and event.get("phase") in self.auto_ended:
             self.auto_ended = list(self.auto_ended)
             self.auto_ended.remove(event["phase"])
@@ -304,7 +305,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             )
         self._auto = []
         self._moves = []
-        self._written = as_entered = [events.stored_form(event)]
+        self._written = as_entered = [as_entered]
         try:
             text = getattr(self, "_ev_" + kind)(event)
         except RuleError as err:

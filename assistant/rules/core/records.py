@@ -38,11 +38,12 @@ class _Head:
 class Journal(Sequence):
     """The journal as a sequence of entries (``len``, indexing, slices, iteration); only ``append`` changes it."""
 
-    __slots__ = ("_head", "_tail")
+    __slots__ = ("_head", "_tail", "append")
 
     def __init__(self, entries=(), base: int = 0, load: Callable[[], list[dict]] | None = None):
         self._tail: list[dict] = list(entries)
         self._head = _Head(base, load) if base else None
+        self.append: Callable[[dict], None] = self._tail.append  # one entry per event: no call of our own
 
     @property
     def base(self) -> int:
@@ -62,9 +63,6 @@ class Journal(Sequence):
     def set_loader(self, load: Callable[[], list[dict]]) -> None:
         if self._head is not None:
             self._head.load = load
-
-    def append(self, entry: dict) -> None:
-        self._tail.append(entry)
 
     def copy(self) -> Journal:
         """A journal to go on from: the held entries in a new list, the fetched head shared."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 # Words that start with a vowel letter but a consonant sound ("a Union share", "a one-off"), and
 # words that start with a consonant letter but a vowel sound ("an hour").
@@ -26,6 +27,7 @@ _SPELLED_VOWEL = set("AEFHILMNORSX")
 _NUMBER_VOWEL = re.compile(r"^(8|11(?!\d)|11\d{2}(?!\d)|18(?!\d)|18\d{2}(?!\d))")
 
 
+@lru_cache(maxsize=4096)  # the same few names, again and again: a journal text each
 def article(phrase: str) -> str:
     """ "a" or "an", as the first word of ``phrase`` sounds."""
     text = phrase.strip().lstrip("\"'“‘(")
