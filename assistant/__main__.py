@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     score.add_argument("file")
 
     args = parser.parse_args(argv)
-    from assistant import dburl
+    from assistant.store import dburl
 
     try:
         return _run(args)
@@ -47,30 +47,30 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args) -> int:
     if args.command == "replay":
-        from assistant.replay import main as replay_main
+        from assistant.cli.replay import main as replay_main
 
         return replay_main(args.file)
     if args.command == "copy-db":
-        from assistant.copydb import main as copy_main
+        from assistant.store.copydb import main as copy_main
 
         return copy_main(["--from", args.source, "--to", args.target])
     if args.command == "score":
-        from assistant.score import main as score_main
+        from assistant.cli.score import main as score_main
 
         return score_main(args.file)
     if args.command == "check-db":
-        from assistant import dburl
-        from assistant.dbcheck import main as check_main
+        from assistant.store import dburl
+        from assistant.store.dbcheck import main as check_main
 
         if args.db:
             dburl.check(args.db)
 
         return check_main(["--db", args.db] if args.db else [])
     if args.child:
-        from assistant.web.server import run_child
+        from assistant.serve.server import run_child
 
         return run_child(args.host, args.port, args.db, args.workers, args.threads)
-    from assistant.web.server import main as serve_main
+    from assistant.serve.server import main as serve_main
 
     return serve_main(host=args.host, port=args.port, db=args.db, workers=args.workers, threads=args.threads)
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from assistant import transcript
 from assistant.log import saved as saved_states  # noqa: E402
+from assistant.log import transcript
 from assistant.store import Stale, Store  # noqa: E402
 from assistant.web import create_app  # noqa: E402
 from tests.project_games import bidding_war  # noqa: E402

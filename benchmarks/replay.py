@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from assistant.replay import new_game  # noqa: E402
+from assistant.cli.replay import new_game  # noqa: E402
 from assistant.rules import RuleError  # noqa: E402
 
 

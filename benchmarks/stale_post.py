@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from assistant.log.transcript import is_table_event  # noqa: E402
 from assistant.store import Store  # noqa: E402
-from assistant.transcript import is_table_event  # noqa: E402
 
 DEFAULT = Path(__file__).resolve().parent.parent.parent / "shared" / "conformance" / "games" / "83092.json"
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from assistant import store as store_module
 from assistant.store import Store
+from assistant.store import store as store_module
 
 
 def _states_kept(tmp_path, monkeypatch, setting: str | None, games: int) -> int:

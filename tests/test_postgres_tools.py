@@ -9,8 +9,7 @@ import sys
 
 import pytest
 
-from assistant import dburl
-from assistant.store import Store
+from assistant.store import Store, dburl
 from tests.project_games import played_game
 
 from .rules.conftest import REPO

@@ -9,13 +9,11 @@ from flask import Flask
 from assistant.log import saved
 from assistant.web import assets, costly, csrf, db, deadlines, errors, headers, secret, templating
 from assistant.web.db import get_store  # noqa: F401 - the views' way to the store (web/db.py)
-from assistant.web.hosts import HostCheck
 from assistant.web.paths import STATIC, TEMPLATES
-from assistant.web.poll import FastPoll
 from assistant.web.rendered import RenderedCache
 
 # The largest request body taken (a transcript import is the biggest): the app's MAX_CONTENT_LENGTH
-# and the server's own limit (assistant/web/server.py refuses a larger announced body unread).
+# and the server's own limit (assistant/serve/server.py refuses a larger announced body unread).
 MAX_BODY = 2 * 1024 * 1024
 
 
@@ -46,9 +44,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
-    store = db.init_app(app)  # the store (web/db.py): the database checked, then opened
+    db.init_app(app)  # the store (web/db.py): the database checked, then opened
     secret.configure(app)
-    app.wsgi_app = FastPoll(app.wsgi_app, store)  # the poll's 204 without Flask
     app.extensions["rss_rendered"] = RenderedCache()
     costly.init_app(app)  # costly work takes turns, its results kept (issue 26)
 
@@ -71,5 +68,4 @@ def create_app(test_config: dict | None = None) -> Flask:
     headers.init_app(app)
     errors.init_app(app)
     deadlines.init_app(app)  # a request past RSS_REQUEST_SECONDS: 503 (issue 26)
-    app.wsgi_app = HostCheck(app.wsgi_app)  # a malformed Host is a 400 before Flask binds its URLs
     return app

@@ -8,8 +8,7 @@ import os
 
 from flask import Flask, current_app
 
-from assistant import dbcheck, dburl
-from assistant.store import Store
+from assistant.store import Store, dbcheck, dburl
 
 KEY = "rss_store"  # app.extensions[KEY]: the app's one Store (it owns the cache of timelines)
 

@@ -8,8 +8,8 @@ import sqlite3
 from flask import Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import BadRequest, Conflict, HTTPException, InternalServerError, ServiceUnavailable
 
-from assistant.backends.sqlite import DatabaseVanished
 from assistant.store import Damaged, Unreplayable
+from assistant.store.sqlite import DatabaseVanished
 
 
 def wants_json() -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from assistant import transcript
+from assistant.log import transcript
 from assistant.rules import registry
 from assistant.rules.core import words
 from assistant.rules.core.position_shape import TURN_MAX

@@ -8,10 +8,10 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from assistant.names import check_names
 from assistant.rules import RuleError, registry
 from assistant.rules.core import position, position_shape, words
 from assistant.rules.core.position_shape import MONEY_MAX
+from assistant.store.names import check_names
 from assistant.web import cards, costly
 
 MAX_PLAYERS = 6
@@ -132,7 +132,7 @@ def game_and_players(args, fewest: int | None = None) -> tuple[registry.Ruleset,
         raise FormError(f"Names can have at most {MAX_NAME} characters.")
     if len(set(players)) != len(players):
         raise FormError("Two players have the same name.")
-    problem = check_names(players)  # the same rules as every name a person types (assistant/names.py)
+    problem = check_names(players)  # the same rules as every name a person types (assistant/store/names.py)
     if problem:
         raise FormError(problem[:1].upper() + problem[1:] + ".")
     return ruleset, players

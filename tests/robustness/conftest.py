@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from assistant.log.transcript import is_table_event
 from assistant.rules import registry
 from assistant.rules.core import position
 from assistant.rules.core.game import Game
 from assistant.rules.registry import STARS
 from assistant.store import Row, effective_events
-from assistant.transcript import is_table_event
 from assistant.web import create_app
 from tests import ASSETS_DIR
 from tests.project_games import played_game

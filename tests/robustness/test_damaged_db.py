@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from assistant.dbcheck import DamagedDatabase, check_before_start
 from assistant.store import Store
+from assistant.store.dbcheck import DamagedDatabase, check_before_start
 
 from .conftest import ROOT, Http, Server, load_transcript
 

@@ -1,6 +1,6 @@
 """Names that look identical are one name: invisible characters and look-alike letters are refused.
 
-The rule lives in ``assistant.names``; it applies to new games (store and form), to imports and to
+The rule lives in ``assistant.store.names``; it applies to new games (store and form), to imports and to
 the two persons of the two-handed variant.
 """
 
@@ -10,8 +10,8 @@ import sqlite3
 
 import pytest
 
-from assistant.names import check_names, is_invisible, skeleton
 from assistant.store import ImportRefused, Refused, Store
+from assistant.store.names import check_names, is_invisible, skeleton
 
 from .conftest import csrf_of, header, load_transcript, rename_players
 

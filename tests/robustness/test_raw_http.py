@@ -96,7 +96,7 @@ def test_the_poll_keeps_the_connection_open(server_factory):
 def test_keep_alive_patch_is_applied_once():
     from waitress.task import WSGITask
 
-    from assistant.web import server
+    from assistant.serve import server
 
     class Task(WSGITask):  # a subclass: the test process's own waitress stays as it is
         pass

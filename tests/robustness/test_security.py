@@ -93,7 +93,7 @@ def test_the_run_command_never_runs_in_debug_mode(server_factory):
         assert b"Werkzeug" not in body and b"__debugger__" not in body and b"console" not in body.lower(), path
         assert "werkzeug" not in headers.get("server", "").lower()
     phone.close()
-    main_src = (ROOT / "assistant" / "__main__.py").read_text() + (ROOT / "assistant/web/server.py").read_text()
+    main_src = (ROOT / "assistant" / "__main__.py").read_text() + (ROOT / "assistant/serve/server.py").read_text()
     assert "debug=True" not in main_src and ".run(" not in main_src
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from assistant.replay import new_game
+from assistant.cli.replay import new_game
 
 from .conftest import CONFORMANCE
 

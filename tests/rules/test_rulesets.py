@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from assistant import replay
+from assistant.cli import replay
 from assistant.rules import RuleError, registry
 from assistant.rules.core import abilities as ab
 from assistant.rules.registry import STARS

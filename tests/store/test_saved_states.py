@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from assistant import transcript
 from assistant.log import saved as saved_states
+from assistant.log import transcript
 from assistant.log.walk import TooShort, Walk
 from assistant.rules import events_of
 from assistant.store import Store
@@ -221,7 +221,7 @@ def test_a_planted_state_whose_loading_would_create_a_file_is_never_loaded(store
     copy-db treat it as absent (with a warning), and the file is never created."""
     import pickle
 
-    from assistant import copydb, dbcheck
+    from assistant.store import copydb, dbcheck
 
     marker = tmp_path / "created-by-a-saved-state"
     store = Store(store_target, save_every=10**9)  # no state of its own saved

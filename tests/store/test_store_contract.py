@@ -126,7 +126,7 @@ def test_same_seq_writes_race_at_the_tables_and_exactly_one_wins_each_round(pg_u
     each try to write the same row, round after round; exactly one is written each time, the others
     are told the game moved on (without the key, two transactions that both read the same highest
     seq would both insert the next)."""
-    from assistant.backends.postgres import PostgresTables
+    from assistant.store.postgres import PostgresTables
 
     store = Store(pg_url)
     gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from assistant import transcript
+from assistant.log import transcript
 from assistant.rules import RuleError, events_of, registry
 from assistant.store import Refused, Store
 from tests.project_games import one_per_row

@@ -4,7 +4,7 @@ and a finished six-player game."""
 
 from __future__ import annotations
 
-from assistant import transcript
+from assistant.log import transcript
 from assistant.rules import registry
 
 SIX = ["Amy", "Brian", "Crystal", "Dirk", "Eve", "Fritz"]

@@ -11,7 +11,7 @@ import copy
 import random
 from functools import cache
 
-from assistant import transcript
+from assistant.log import transcript
 from assistant.rules import events_of
 from assistant.rules.core import preview
 from assistant.rules.core.game import Game

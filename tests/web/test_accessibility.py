@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from assistant import transcript
+from assistant.log import transcript
 from assistant.rules import events_of, registry
 from tests.project_games import played_game
 

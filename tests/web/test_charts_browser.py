@@ -52,7 +52,7 @@ def test_charts_are_drawn_readable_in_light_and_dark(live, browser):
 
 
 def test_the_players_view_shows_the_charts_during_the_game(live, browser):
-    from assistant import transcript
+    from assistant.log import transcript
     from tests.rules.test_history import TURN_1, TURN_2
 
     body = json.dumps(transcript.build(["Amy", "Brian"], [], None, TURN_1 + TURN_2, "charts")).encode()

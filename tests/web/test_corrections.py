@@ -9,8 +9,7 @@ import re
 
 import pytest
 
-from assistant import transcript
-from assistant.log import corrections
+from assistant.log import corrections, transcript
 from assistant.rules import events_of, registry
 
 PLAYERS = ["Amy", "Brian", "Crystal"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from assistant import transcript
+from assistant.log import transcript
 from tests.project_games import one_per_row
 
 from .browser import NEEDS_CHROMIUM, PHONE

@@ -515,7 +515,7 @@ def _same_player_twice_in_one_phase_1():
 def test_a_decision_helper_belongs_to_one_turn_of_its_player(client, table):
     """Phase 1 comes round to the same player again: that is a new decision, so the slot of its trade
     preview has a new key (static/table.js carries an open helper over within one decision only)."""
-    from assistant import transcript
+    from assistant.log import transcript
 
     players, head, rest = _same_player_twice_in_one_phase_1()
     resp = client.post("/games/import", json=transcript.build(players, [], None, head, "same player twice"))

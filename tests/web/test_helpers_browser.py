@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant import transcript
+from assistant.log import transcript
 from assistant.rules.core import explain, preview
 from assistant.rules.core.game import Game
 from assistant.rules.registry import STARS

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from assistant import transcript
+from assistant.log import transcript
 from assistant.rules.registry import STARS
 
 from . import helper_positions

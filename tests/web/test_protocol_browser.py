@@ -8,7 +8,7 @@ import json
 import re
 import urllib.request
 
-from assistant import transcript
+from assistant.log import transcript
 
 from .browser import NEEDS_CHROMIUM, PHONE
 from .test_intervention import PLAYERS, _hot

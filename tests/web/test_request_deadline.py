@@ -45,7 +45,7 @@ def test_an_import_past_its_deadline_stores_nothing(tmp_path):
 
 
 def test_a_served_request_past_the_deadline_is_a_503_with_retry_after(tmp_path, monkeypatch):
-    from assistant.web.server import served_app
+    from assistant.serve.server import served_app
 
     monkeypatch.setenv("RSS_INSTANCE", str(tmp_path / "instance"))
     monkeypatch.setenv("RSS_SECRET_KEY", "deadline")

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from assistant import transcript
+from assistant.log import transcript
 from assistant.rules import registry
 from assistant.rules.core import position
 from tests.rules.test_positions import PLAYERS, _play

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from assistant import transcript
+from assistant.log import transcript
 from assistant.rules.registry import STARS
-from assistant.web import MAX_BODY, server
+from assistant.serve import server
+from assistant.web import MAX_BODY
 from tests.processes import workers as worker_pids
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -145,6 +146,7 @@ def test_the_polls_nothing_new_skips_flask_with_the_views_headers(tmp_path):
     from assistant.web import create_app
 
     app = create_app({"DATABASE": str(tmp_path / "x.sqlite3"), "SECRET_KEY": "k", "INSTANCE_PATH": str(tmp_path)})
+    server.below_flask(app)  # as the server serves it
     seen = []
     app.before_request(lambda: seen.append(1))
     client = app.test_client()

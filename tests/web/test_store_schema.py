@@ -9,13 +9,13 @@ import sqlite3
 
 import pytest
 
-from assistant import migrations
 from assistant.rules.registry import CLASSIC
 from assistant.store import Damaged, Stale, Store
+from assistant.store import schema as migrations
 
 CLASSIC_PLAYERS = ["Amy", "Brian", "Crystal"]
 
-# The schema as each earlier version created it (git history of assistant/store.py).
+# The schema as each earlier version created it (git history of assistant/store/store.py).
 FIRST_VERSION = """
     CREATE TABLE games (id TEXT PRIMARY KEY, players TEXT NOT NULL, options TEXT NOT NULL, deck TEXT,
                         created TEXT NOT NULL);

@@ -17,7 +17,7 @@ import urllib.request
 
 import pytest
 
-from assistant.web import stream
+from assistant.serve import stream
 
 from .test_restart import Server
 from .turn_one import PLAYERS, TURN_ONE

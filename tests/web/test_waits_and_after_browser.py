@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from assistant import transcript
+from assistant.log import transcript
 
 from . import helper_positions
 from .browser import ARTIFACTS, NEEDS_CHROMIUM, PHONE

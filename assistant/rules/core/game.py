@@ -112,7 +112,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         # ``done`` for one of them is accepted as a no-op (the transcript form holds it)
         self.auto_ended: list[int] = []
         # whether such phases end by themselves (live play); a transcript's replay keeps them
-        # open until their ``done``, as FORMAT.md's checkpoints show them (assistant/replay.py)
+        # open until their ``done``, as FORMAT.md's checkpoints show them (assistant/cli/replay.py)
         self.ends_idle_phases = True
         self.edition = self.EDITION
         self.receivers: list[str] = []

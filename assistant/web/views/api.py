@@ -6,8 +6,7 @@ import json
 
 from flask import Blueprint, abort, jsonify, make_response, request
 
-from assistant import transcript
-from assistant.log import saved, walk
+from assistant.log import saved, transcript, walk
 from assistant.store import NotFound, Refused, Stale, check_token
 from assistant.web.csrf import exempt, is_json_request
 from assistant.web.db import get_store

@@ -157,7 +157,7 @@ def _check_names(names: list[str]) -> str | None:
         return "Enter at least 2 player names."
     if any(len(n) > MAX_NAME for n in names):
         return f"Names can have at most {MAX_NAME} characters."
-    return None  # the rest (invisible characters, duplicates, look-alikes) is assistant.names' rule
+    return None  # the rest (invisible characters, duplicates, look-alikes) is assistant.store.names' rule
 
 
 @bp.post("/games/import")

@@ -147,7 +147,7 @@ def version(gid: str):
 @bp.get("/<gid>/stream")
 def stream(gid: str):
     """The game's event stream is answered before Flask, by the front under granian
-    (assistant/web/stream.py); a server without it (waitress) has none: its pages poll."""
+    (assistant/serve/stream.py); a server without it (waitress) has none: its pages poll."""
     abort(404, description="This server sends no event streams: the phones poll /version.")
 
 

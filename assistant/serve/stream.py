@@ -1,6 +1,6 @@
 """Changes pushed to the phones: one server-sent event stream per game (issue 28).
 
-``GET /games/<id>/stream`` is answered here, on the worker's event loop (assistant/web/front.py
+``GET /games/<id>/stream`` is answered here, on the worker's event loop (assistant/serve/front.py
 routes it), never on one of the app's threads: an open stream is a coroutine waiting on an event,
 a few kB, so thousands cost next to nothing.  What it sends (``text/event-stream``):
 
@@ -30,9 +30,9 @@ import time
 from functools import partial
 from urllib.parse import parse_qsl
 
-from assistant import dburl
+from assistant.store import dburl
 
-log = logging.getLogger("assistant.web.stream")
+log = logging.getLogger("assistant.serve.stream")
 PATH = re.compile(r"^/games/([A-Za-z0-9_-]{1,64})/stream$")
 BEAT_SECONDS = 5.0
 TICK_SECONDS = 0.05  # SQLite: how often the waker looks for changes
@@ -232,7 +232,7 @@ def waker_for(streams: Streams) -> _Waker:
 class SQLiteWaker(_Waker):
     """One query per tick: the rows of ``events`` and ``seats`` past the largest rowids seen.  Both
     tables only grow at the end (a seat change writes its row under a new, larger rowid:
-    assistant/backends/sqlite.py), so these are exactly the changes since the last tick."""
+    assistant/store/sqlite.py), so these are exactly the changes since the last tick."""
 
     QUERY = """SELECT game_id, MAX(seq), MAX(rowid), 0 FROM events WHERE rowid > ? GROUP BY game_id
                UNION ALL SELECT game_id, NULL, MAX(rowid), 1 FROM seats WHERE rowid > ? GROUP BY game_id"""
@@ -297,7 +297,7 @@ class PostgresWaker(_Waker):
     def run(self) -> None:
         import psycopg
 
-        from assistant.backends.postgres import NOTIFY_CHANNEL
+        from assistant.store.postgres import NOTIFY_CHANNEL
 
         lost = False
         while True:

@@ -6,7 +6,7 @@ next to nothing and hands a request to Python only once its head has arrived, so
 at each turn of its loop, and stops accepting at its connection limit).  Several worker processes
 use every core; SQLite in WAL mode is safe across processes, and the one-writer-per-game rule holds
 across them because an event is appended in one ``BEGIN IMMEDIATE`` transaction that re-reads the
-seq (see assistant/store.py).  Measured with benchmarks/load.py and benchmarks/slow_clients.py.
+seq (see assistant/store/store.py).  Measured with benchmarks/load.py and benchmarks/slow_clients.py.
 
 Settings (argument, else environment variable, else default):
 
@@ -15,7 +15,7 @@ Settings (argument, else environment variable, else default):
 * ``RSS_SERVER``: ``granian`` (default) or ``waitress`` (one process with threads; also used when
   granian is not installed).
 * ``RSS_STREAMS``: ``on`` (default under granian: each page follows its game's event stream,
-  assistant/web/stream.py) or ``off`` (the pages poll once a second, as under waitress).
+  assistant/serve/stream.py) or ``off`` (the pages poll once a second, as under waitress).
 """
 
 from __future__ import annotations
@@ -26,12 +26,15 @@ import threading
 import time
 from dataclasses import dataclass
 
-from assistant import dburl
-from assistant.backends.sqlite import ENV_IDENT, file_ident
-from assistant.dbcheck import DamagedDatabase
-from assistant.web import MAX_BODY, create_app, limits, supervisor
+from assistant.serve import supervisor
+from assistant.serve.front import BufferedBodies
+from assistant.serve.hosts import HostCheck
+from assistant.serve.poll import FastPoll
+from assistant.store import dburl
+from assistant.store.dbcheck import DamagedDatabase
+from assistant.store.sqlite import ENV_IDENT, file_ident
+from assistant.web import MAX_BODY, create_app, limits
 from assistant.web.deadlines import Deadline
-from assistant.web.front import BufferedBodies
 from assistant.web.lan import bound_to_loopback, lan_ip
 
 DEFAULT_HOST = "0.0.0.0"
@@ -146,6 +149,13 @@ class WholeBody:
                 close()
 
 
+def below_flask(app):
+    """What answers before Flask, in the app's own WSGI stack: a malformed Host is a 400 before
+    Flask binds its URLs (hosts.py), the poll's "nothing new" is a 204 without Flask (poll.py)."""
+    app.wsgi_app = HostCheck(FastPoll(app.wsgi_app, app.extensions["rss_store"]))
+    return app
+
+
 def served_app(db: str | None = None, check: bool = False):
     """The Flask app (never in debug mode) behind the body limit.  ``check``: the database checks
     before start (done once, by the server process, before any worker starts)."""
@@ -153,18 +163,19 @@ def served_app(db: str | None = None, check: bool = False):
     config["TRIAL_PROCESS"] = True  # imports and resumes are tried in a process of their own (trial.py)
     app = create_app(config | ({"DATABASE": db} if db else {}) or None)
     app.debug = False
+    below_flask(app)
     return Deadline(BodyLimit(WholeBody(app))), app
 
 
 def worker_app():
     """Granian's factory, called in each worker process: the app on the database the parent chose,
-    behind the front that reads bodies off the app's threads (assistant/web/front.py)."""
+    behind the front that reads bodies off the app's threads (assistant/serve/front.py)."""
     _exit_with_parent()
     wsgi, app = served_app(os.environ.get(ENV_DB) or None)
     threads = int(os.environ.get("RSS_THREADS") or THREADS)
     if not streams_on():
         return BufferedBodies(wsgi, threads, MAX_BODY)
-    app.config["LIVE_STREAMS"] = True  # the pages open the game's event stream (assistant/web/stream.py)
+    app.config["LIVE_STREAMS"] = True  # the pages open the game's event stream (assistant/serve/stream.py)
     return BufferedBodies(wsgi, threads, MAX_BODY, app.extensions["rss_store"])
 
 
@@ -222,7 +233,7 @@ def run_granian(s: Settings) -> None:
     os.environ["RSS_THREADS"] = str(s.threads)  # the app's threads in each worker (front.BufferedBodies)
     _raise_file_limit(s.workers * CONNECTIONS_PER_WORKER + 256)
     Granian(
-        "assistant.web.server:worker_app",
+        "assistant.serve.server:worker_app",
         factory=True,
         address=s.host,
         port=s.port,

@@ -25,7 +25,7 @@ import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from assistant.web import stream
+from assistant.serve import stream
 from assistant.web.deadlines import RETRY_AFTER, request_seconds
 
 BODY_SECONDS = 15.0
@@ -52,7 +52,7 @@ class BufferedBodies:
         self.max_body = max_body
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rss-app")
         self.overdue = 0  # threads still running a request answered 503 at its deadline
-        # the games' event streams, on this loop (assistant/web/stream.py); None: no streams
+        # the games' event streams, on this loop (assistant/serve/stream.py); None: no streams
         self.streams = None if store is None else stream.Streams(store, self.pool)
 
     async def __rsgi__(self, scope, protocol):

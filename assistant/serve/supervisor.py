@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from assistant import dbcheck
+from assistant.store import dbcheck
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0)  # seconds before the 1st, 2nd, 3rd and later restarts in a row
 STABLE_SECONDS = 60  # a server that ran this long counts as well again: the next wait is the first

@@ -24,7 +24,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 
-from assistant import dburl
+from assistant.store import dburl
 
 SECRET_KEY_FILE = "secret_key"  # assistant.web.secret.KEY_FILE: its presence marks a used instance folder
 TABLES = {"games", "events"}

@@ -21,9 +21,9 @@ from psycopg import errors as pgerrors
 from psycopg_pool import ConnectionPool
 
 MIGRATIONS_TABLE = "rss_migrations"
-NOTIFY_CHANNEL = "rss_live"  # the streams' waker LISTENs on it (assistant/web/stream.py)
+NOTIFY_CHANNEL = "rss_live"  # the streams' waker LISTENs on it (assistant/serve/stream.py)
 
-# The same named steps as the SQLite store's migrations (assistant/migrations.py), in PostgreSQL's SQL.
+# The same named steps as the SQLite store's migrations (assistant/store/schema.py), in PostgreSQL's SQL.
 MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "games_and_events",
@@ -260,7 +260,7 @@ class PostgresTables:
                     "INSERT INTO events (game_id, seq, event, token, created) VALUES (%s, %s, %s, %s, %s)",
                     [gid, expected + 1, event_text, token, created],
                 )
-                # every server's streams hear of it once the row is committed (assistant/web/stream.py)
+                # every server's streams hear of it once the row is committed (assistant/serve/stream.py)
                 conn.execute("SELECT pg_notify(%s, %s)", [NOTIFY_CHANNEL, f"{gid} {expected + 1}"])
                 return "written", expected + 1
         except pgerrors.UniqueViolation:

@@ -1,5 +1,5 @@
 """Persistence of games: an append-only event log per game, in SQLite (one file, the default) or
-PostgreSQL (several app servers on one database); the tables are in ``assistant/backends/``.
+PostgreSQL (several app servers on one database); the tables are in ``assistant/store/``.
 
 * ``games``: id (>= 128 random bits), players, options, deck, persons (JSON; persons: the two
   persons of the two-handed variant, else NULL), created, game (the ruleset's key, see
@@ -9,7 +9,7 @@ PostgreSQL (several app servers on one database); the tables are in ``assistant/
   token (unique per game), created.  Undo is an event too (``{"type": "undo"}``):
   it takes back the latest event still in effect.  ``seq`` of a game = number of log
   rows (undo rows included); a row's ``seq`` is its 1-based position.
-* the schema grows by named migrations (``assistant/migrations.py``; the same names in PostgreSQL).
+* the schema grows by named migrations (``assistant/store/schema.py``; the same names in PostgreSQL).
 
 The state of a game is the replay of its effective events from its start (``GameInfo.start``),
 cached per Store instance and keyed by (game_id, seq); a cache never trusts itself past the seq the
@@ -33,16 +33,16 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import NamedTuple
 
-from assistant import dburl, transcript
-from assistant.backends.sqlite import SQLiteTables
-from assistant.log import saved
+from assistant.log import saved, transcript
 from assistant.log.timeline import REWRITES, NothingEntered, Timeline, Unplayable, build, fresh, replay
 from assistant.log.walk import Walk, read_row
-from assistant.names import check_names
 from assistant.rules import RuleError, registry
 from assistant.rules.core import events, position
 from assistant.rules.core.game import Game
 from assistant.rules.core.records import Journal
+from assistant.store import dburl
+from assistant.store.names import check_names
+from assistant.store.sqlite import SQLiteTables
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +199,7 @@ class Store:
     """All access to the database; one instance per app (it owns the state cache)."""
 
     def __init__(self, path: str, save_every: int = saved.EVERY):
-        """``path``: an SQLite file, or a ``postgresql://`` URL (assistant/dburl.py); ``save_every``:
+        """``path``: an SQLite file, or a ``postgresql://`` URL (assistant/store/dburl.py); ``save_every``:
         a long game's state is saved in the database after this many rows (assistant/log/saved.py)."""
         self.path = dburl.check(str(path))
         self.save_every = save_every
@@ -642,7 +642,7 @@ class Store:
 def tables_for(target: str):
     """The tables of the store ``target`` names: PostgreSQL for a postgresql:// URL, else an SQLite file."""
     if dburl.is_postgres(target):
-        from assistant.backends.postgres import PostgresTables  # psycopg: installed with the postgresql extra
+        from assistant.store.postgres import PostgresTables  # psycopg: installed with the postgresql extra
 
         return PostgresTables(target)
     return SQLiteTables(target)

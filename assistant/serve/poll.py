@@ -20,7 +20,7 @@ from urllib.parse import parse_qsl
 
 from assistant.store import Store
 
-log = logging.getLogger("assistant.web.poll")
+log = logging.getLogger("assistant.serve.poll")
 LOG_EVERY = 60.0  # seconds between two log lines about the same kind of trouble
 PROBLEM = "The table's server has a problem with its database; the games are kept. Retrying.\n"
 PATH = re.compile(r"^/games/([A-Za-z0-9_-]{1,64})/version$")

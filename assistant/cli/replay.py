@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import sys
 
-from .rules import RuleError, registry
-from .rules.core import position, position_shape
+from assistant.rules import RuleError, registry
+from assistant.rules.core import position, position_shape
 
 FORMAT = "rss-table-transcript"
 

@@ -15,7 +15,7 @@ import threading
 
 import sqlite_utils
 
-from assistant import migrations
+from assistant.store import schema as migrations
 
 SYNCHRONOUS = "FULL"
 ENV_IDENT = "RSS_DB_IDENT"  # the file the server started on ("device:inode"), for its workers
@@ -88,7 +88,7 @@ class SQLiteTables:
     def migrate(self) -> None:
         db = self._db()
         db.enable_wal()
-        migrations.apply(db)  # the schema, step by step (assistant/migrations.py)
+        migrations.apply(db)  # the schema, step by step (assistant/store/schema.py)
 
     # -- limits ---------------------------------------------------------------------
     def count_action(self, client: str, action: str, window: int) -> int:
@@ -137,7 +137,7 @@ class SQLiteTables:
     def take_seat(self, gid: str, phone: str, player: str | None) -> None:
         """The phone's row is written again under a rowid larger than any (leaving a seat too: its
         player is then NULL), so the streams' waker sees every seat change as a new row at the end
-        (assistant/web/stream.py)."""
+        (assistant/serve/stream.py)."""
         db = self._db()
         with self._write_lock, _immediate(db.conn):
             after = db.conn.execute("SELECT COALESCE(MAX(rowid), 0) + 1 FROM seats").fetchone()[0]
