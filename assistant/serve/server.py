@@ -30,9 +30,8 @@ from assistant.serve import supervisor
 from assistant.serve.front import BufferedBodies
 from assistant.serve.hosts import HostCheck
 from assistant.serve.poll import FastPoll
-from assistant.store import dburl
-from assistant.store.dbcheck import DamagedDatabase
-from assistant.store.sqlite import ENV_IDENT, file_ident
+from assistant.store import DatabaseDamaged, dburl
+from assistant.store.sqlite import ENV_IDENT
 from assistant.web import MAX_BODY, create_app, limits
 from assistant.web.deadlines import Deadline
 from assistant.web.lan import bound_to_loopback, lan_ip
@@ -229,7 +228,7 @@ def run_granian(s: Settings) -> None:
     from granian.http import HTTP1Settings
 
     if s.db:
-        os.environ[ENV_DB] = s.db if dburl.is_postgres(s.db) else os.path.abspath(s.db)
+        os.environ[ENV_DB] = dburl.backend(s.db).where(s.db)
     os.environ["RSS_THREADS"] = str(s.threads)  # the app's threads in each worker (front.BufferedBodies)
     _raise_file_limit(s.workers * CONNECTIONS_PER_WORKER + 256)
     Granian(
@@ -310,7 +309,7 @@ def main(
     # Set up once here (database checks, schema, WAL, the secret key file) before any worker starts.
     try:
         wsgi, app = served_app(s.db, check=True)
-    except DamagedDatabase as err:
+    except DatabaseDamaged as err:
         print(err.message, file=sys.stderr, flush=True)
         return 2
     database = app.config["DATABASE"]
@@ -321,7 +320,8 @@ def main(
     print(f"Rolling Stock table assistant: open http://{shown or 'localhost'}:{s.port}/ {where}", flush=True)
     where = f"{s.workers} worker process(es) x {s.threads} threads" if s.server == "granian" else "one process"
     print(f"Database: {app.extensions['rss_db_report'].summary()}  ({s.server}, {where})", flush=True)
-    if not dburl.is_postgres(database):
+    backend = dburl.backend(database)
+    if backend.on_disk:
         free, low = limits.disk_report(database)
         cap = limits.db_max_bytes() >> 20
         warning = " WARNING: the disk is nearly full; when it is, no entry can be saved." if low else ""
@@ -330,9 +330,8 @@ def main(
         run_waitress(s, wsgi)
         return 0
     app.extensions["rss_store"].close()  # the workers open their own connections
-    if not dburl.is_postgres(database):  # the workers check that the file stays the one started on
-        os.environ[ENV_IDENT] = file_ident(database) or ""
-    os.environ[ENV_DB] = database if dburl.is_postgres(database) else os.path.abspath(database)
+    os.environ[ENV_IDENT] = backend.start_ident(database) or ""  # the workers check the file stays the one started on
+    os.environ[ENV_DB] = backend.where(database)
     child = ["serve", "--child", "--host", s.host, "--port", str(s.port), "--workers", str(s.workers)]
     child += ["--threads", str(s.threads), "--db", os.environ[ENV_DB]]
     return supervisor.supervise(child, database, app.instance_path, bool(db))

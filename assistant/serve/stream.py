@@ -30,8 +30,6 @@ import time
 from functools import partial
 from urllib.parse import parse_qsl
 
-from assistant.store import dburl
-
 log = logging.getLogger("assistant.serve.stream")
 PATH = re.compile(r"^/games/([A-Za-z0-9_-]{1,64})/stream$")
 BEAT_SECONDS = 5.0
@@ -226,7 +224,8 @@ async def _watched(streams: Streams) -> list[str]:
 
 def waker_for(streams: Streams) -> _Waker:
     path = streams.store.path
-    return PostgresWaker(streams, path) if dburl.is_postgres(path) else SQLiteWaker(streams, path)
+    waker = {"sqlite": SQLiteWaker, "postgresql": PostgresWaker}[streams.store.tables.kind]
+    return waker(streams, path)
 
 
 class SQLiteWaker(_Waker):

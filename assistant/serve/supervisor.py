@@ -64,6 +64,6 @@ def supervise(argv: list[str], database: str, instance_path: str | None, named: 
             return 0
         try:
             dbcheck.check_before_start(database, instance_path, named=named)
-        except dbcheck.DamagedDatabase as err:
+        except dbcheck.DatabaseDamaged as err:
             print(f"Not started again: {err.message}", file=sys.stderr, flush=True)
             return 2

@@ -5,22 +5,26 @@ checks (``dbcheck.py``) and copies (``copydb.py``), and the players' names (``na
 
 The log itself is read in ``assistant/log/``; the store keeps rows and a cache of timelines."""
 
+from assistant.store.errors import (
+    Damaged,
+    DatabaseDamaged,
+    DatabaseUnavailable,
+    ImportRefused,
+    NotFound,
+    Refused,
+    Stale,
+    StoreError,
+    Unreplayable,
+)
 from assistant.store.store import (
     AMEND,
     GO_BACK,
     REDO,
     STORE_EVENTS,
     UNDO,
-    Damaged,
     GameInfo,
-    ImportRefused,
-    NotFound,
-    Refused,
     Row,
-    Stale,
     Store,
-    StoreError,
-    Unreplayable,
     check_token,
     effective_events,
     new_game_id,
@@ -34,6 +38,8 @@ __all__ = [
     "REDO",
     "STORE_EVENTS",
     "UNDO",
+    "DatabaseDamaged",
+    "DatabaseUnavailable",
     "Damaged",
     "GameInfo",
     "ImportRefused",

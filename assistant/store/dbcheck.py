@@ -1,4 +1,5 @@
-"""Is the database file whole?  The check behind ``serve`` (before it starts) and ``check-db``.
+"""Is the database whole?  The check behind ``serve`` (before it starts) and ``check-db``: an SQLite
+file's checks here, and PostgreSQL's (``inspect_postgres``); each backend names its own (``dburl.backend``).
 
 The server refuses to start whenever it would have to guess what happened to the games:
 
@@ -25,6 +26,7 @@ import time
 from dataclasses import dataclass, field
 
 from assistant.store import dburl
+from assistant.store.errors import DatabaseDamaged
 
 SECRET_KEY_FILE = "secret_key"  # assistant.web.secret.KEY_FILE: its presence marks a used instance folder
 TABLES = {"games", "events"}
@@ -35,7 +37,7 @@ MAX_PROBLEMS = 10  # lines of integrity_check output shown
 class Report:
     path: str
     exists: bool = False
-    size: int = 0
+    size: int | None = 0  # bytes of the file (None: not a file)
     games: int | None = None
     events: int | None = None
     problems: list[str] = field(default_factory=list)
@@ -47,6 +49,11 @@ class Report:
     def ok(self) -> bool:
         return not self.problems
 
+    @property
+    def empty(self) -> bool:
+        """A file of 0 bytes (a database that is not a file is never empty in this sense)."""
+        return self.exists and self.size == 0
+
     def summary(self) -> str:
         if not self.exists:
             return f"{self.path}: no file yet (a new database will be created)"
@@ -56,12 +63,8 @@ class Report:
         return f"{self.path}: {games}; integrity check passed ({self.seconds:.2f} s)"
 
 
-class DamagedDatabase(Exception):
-    """The server must not start on this file; ``message`` says why and how to restore a backup."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+# The server must not start on this database: the store's DatabaseDamaged (assistant/store/errors.py),
+# whose ``message`` says why and how to restore a backup.
 
 
 def restore_advice(path: str) -> str:
@@ -199,7 +202,7 @@ def inspect_postgres(url: str) -> Report:
     file and the replaced file of SQLite have no counterpart: a database is not a file."""
     import psycopg
 
-    report = Report(path=dburl.redacted(url), exists=True)
+    report = Report(path=dburl.redacted(url), exists=True, size=None)
     started = time.monotonic()
     try:
         with psycopg.connect(url, connect_timeout=10) as conn:
@@ -253,19 +256,25 @@ def remember(path: str, instance_path: str | None) -> None:
 
 
 def check_before_start(path: str, instance_path: str | None = None, named: bool = False) -> Report:
-    """The start check of ``serve``: the report, or DamagedDatabase with what to do."""
-    if dburl.is_postgres(path):
-        report = inspect_postgres(path)
-        if report.problems:
-            raise DamagedDatabase(
-                f"The database {report.path} cannot be used: {'; '.join(report.problems[:2])}. "
-                "The server does not start on it. Check that PostgreSQL is running and the URL is right "
-                "(README: 'Beyond one machine: PostgreSQL')."
-            )
-        return report
+    """The start check of ``serve``: the report, or DatabaseDamaged with what to do (the backend's own)."""
+    return dburl.backend(path).check_before_start(path, instance_path, named)
+
+
+def check_postgres_before_start(url: str, instance_path: str | None = None, named: bool = False) -> Report:
+    report = inspect_postgres(url)
+    if report.problems:
+        raise DatabaseDamaged(
+            f"The database {report.path} cannot be used: {'; '.join(report.problems[:2])}. "
+            "The server does not start on it. Check that PostgreSQL is running and the URL is right "
+            "(README: 'Beyond one machine: PostgreSQL')."
+        )
+    return report
+
+
+def check_file_before_start(path: str, instance_path: str | None = None, named: bool = False) -> Report:
     report = inspect(path)
     if not report.exists and os.path.abspath(path) in _known(instance_path):
-        raise DamagedDatabase(
+        raise DatabaseDamaged(
             f"The database file {path} is gone, but this server has served it before "
             f"({os.path.join(instance_path or '', KNOWN_FILES)} says so). The server does not start a new, "
             "empty table in its place. " + restore_advice(path) + " To start afresh on purpose, remove the "
@@ -273,14 +282,14 @@ def check_before_start(path: str, instance_path: str | None = None, named: bool 
         )
     if report.problems:
         detail = "; ".join(report.problems[:2]) + (" (and more)" if len(report.problems) > 2 else "")
-        raise DamagedDatabase(
+        raise DatabaseDamaged(
             f"The database file {path} is damaged or unreadable: {detail}. "
             "The server does not start on it, so that nothing is written over the games it may still hold. "
             f"Run `python -m assistant check-db --db {path}` for the details. " + restore_advice(path)
         )
     if report.exists and report.size == 0 and games_expected(path, instance_path, named):
         why = "it was named with --db or $RSS_DB" if named else "this instance folder has been used before"
-        raise DamagedDatabase(
+        raise DatabaseDamaged(
             f"The database file {path} is empty (0 bytes), but games were expected there ({why}). "
             "The server does not start a blank table over it. " + restore_advice(path)
         )
@@ -305,29 +314,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default=None, help="SQLite file (default: the one serve uses)")
     args = parser.parse_args(argv)
     path = default_path(args.db)
-    if dburl.is_postgres(path):
-        report = inspect_postgres(path)
-        if report.problems:
-            print(f"DAMAGED: {report.path}")
-            for problem in report.problems:
-                print(f"  {problem}")
-            return 1
-        _warn(report)
-        print(f"OK: {report.summary()}")
-        return 0
-    report = inspect(path)
+    backend = dburl.backend(path)
+    report = backend.inspect(path)
     if not report.exists:
         print(f"No database file at {path}.")
         return 2
     if report.problems:
-        print(f"DAMAGED: {path}")
+        print(f"DAMAGED: {report.path}")
         for problem in report.problems:
             print(f"  {problem}")
-        print(restore_advice(path))
+        if backend.restore_advice(path):
+            print(backend.restore_advice(path))
         return 1
-    if report.size == 0:
+    if report.empty:
         print(f"EMPTY: {path} is 0 bytes: it holds no games. If it should, restore a backup.")
-        print(restore_advice(path))
+        print(backend.restore_advice(path))
         return 1
     _warn(report)
     print(f"OK: {report.summary()}")

@@ -18,76 +18,98 @@ import threading
 import psycopg
 import psycopg.rows
 from psycopg import errors as pgerrors
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from assistant.store import dbcheck, schema
+from assistant.store.errors import DatabaseUnavailable, translating
 
 MIGRATIONS_TABLE = "rss_migrations"
 NOTIFY_CHANNEL = "rss_live"  # the streams' waker LISTENs on it (assistant/serve/stream.py)
 
-# The same named steps as the SQLite store's migrations (assistant/store/schema.py), in PostgreSQL's SQL.
-MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "games_and_events",
-        (
-            """CREATE TABLE IF NOT EXISTS games (
-                id text PRIMARY KEY, players text NOT NULL, options text NOT NULL, deck text,
-                created text NOT NULL)""",
-            """CREATE TABLE IF NOT EXISTS events (
-                game_id text NOT NULL REFERENCES games (id), seq integer NOT NULL, event text NOT NULL,
-                token text, created text NOT NULL, PRIMARY KEY (game_id, seq))""",
-            "CREATE UNIQUE INDEX IF NOT EXISTS events_token ON events (game_id, token) WHERE token IS NOT NULL",
-        ),
-    ),
-    ("two_handed_persons", ("ALTER TABLE games ADD COLUMN IF NOT EXISTS persons text",)),
-    (
-        "games_name_their_ruleset",
-        (
-            "ALTER TABLE games ADD COLUMN IF NOT EXISTS game text",
-            "UPDATE games SET game = 'rolling-stock-stars' WHERE game IS NULL",
-        ),
-    ),
-    (
-        "seats",
-        (
-            """CREATE TABLE IF NOT EXISTS seats (
-                game_id text NOT NULL, phone text NOT NULL, player text, PRIMARY KEY (game_id, phone))""",
-        ),
-    ),
-    ("games_resume_from_a_position", ("ALTER TABLE games ADD COLUMN IF NOT EXISTS position text",)),
-    (
-        "rate_limits",
-        (
-            """CREATE TABLE IF NOT EXISTS rate_limits (
-                client text NOT NULL, action text NOT NULL, "window" integer NOT NULL, count integer NOT NULL,
-                PRIMARY KEY (client, action, "window"))""",
-        ),
-    ),
-    (
-        "saved_states",
-        (
-            """CREATE TABLE IF NOT EXISTS saved_states (
-                game_id text NOT NULL, version text NOT NULL, seq integer NOT NULL, events integer NOT NULL,
-                data bytea NOT NULL,
-                created text NOT NULL, PRIMARY KEY (game_id, version, seq))""",
-        ),
-    ),
-    (
-        "games_keep_their_rules_edition",
-        (
-            "ALTER TABLE games ADD COLUMN IF NOT EXISTS edition integer",
-            "UPDATE games SET edition = 1 WHERE edition IS NULL",
-        ),
-    ),
-)
+# -- the schema's steps in PostgreSQL's SQL ------------------------------------------------------
+_TYPES = {schema.TEXT: "text", schema.INTEGER: "integer", schema.BLOB: "bytea"}
+
+
+def _q(name: str) -> str:
+    return f'"{name}"'  # "window" is a reserved word in PostgreSQL
+
+
+def statements(op) -> list[tuple[str, list]]:
+    """One operation of a step as PostgreSQL statements (with their parameters), each harmless
+    where the database already has what it makes."""
+    if isinstance(op, schema.CreateTable):
+        columns = [
+            f"{_q(c.name)} {_TYPES[c.type]}{' NOT NULL' if c.not_null or c.name in op.key else ''}" for c in op.columns
+        ]
+        refs = {col: f" REFERENCES {_q(table)} ({_q(other)})" for col, table, other in op.references}
+        columns = [text + refs.get(c.name, "") for text, c in zip(columns, op.columns, strict=True)]
+        key = f"PRIMARY KEY ({', '.join(_q(k) for k in op.key)})"
+        return [(f"CREATE TABLE IF NOT EXISTS {_q(op.table)} ({', '.join([*columns, key])})", [])]
+    if isinstance(op, schema.AddColumn):
+        return [
+            (f"ALTER TABLE {_q(op.table)} ADD COLUMN IF NOT EXISTS {_q(op.column.name)} {_TYPES[op.column.type]}", [])
+        ]
+    if isinstance(op, schema.CreateIndex):
+        where = f" WHERE {op.where}" if op.where else ""
+        return [
+            (
+                f"CREATE {'UNIQUE ' if op.unique else ''}INDEX IF NOT EXISTS {_q(op.name)} ON {_q(op.table)} "
+                f"({', '.join(_q(c) for c in op.columns)}){where}",
+                [],
+            )
+        ]
+    if isinstance(op, schema.Fill):
+        return [(f"UPDATE {_q(op.table)} SET {_q(op.column)} = %s WHERE {_q(op.column)} IS NULL", [op.value])]
+    raise TypeError(f"no PostgreSQL for the schema operation {op!r}")
 
 
 def pool_size() -> int:
     return int(os.environ.get("RSS_PG_POOL", "8"))
 
 
+@translating
 class PostgresTables:
     """The SQL of the PostgreSQL store (the game logic is in assistant.store)."""
 
     kind = "postgresql"
+    DATABASE_ERRORS = (psycopg.Error, PoolTimeout)
+
+    # -- what differs for a database on a server (dburl.backend) -------------------------------
+    @staticmethod
+    def where(target: str) -> str:
+        return target
+
+    @staticmethod
+    def prepare(target: str) -> None:
+        """Nothing to make: the tables are made by ``migrate``."""
+
+    @staticmethod
+    def start_ident(target: str) -> str | None:
+        return None  # not a file: nothing to be replaced under the server
+
+    on_disk = False
+
+    @staticmethod
+    def inspect(target: str):
+        return dbcheck.inspect_postgres(target)
+
+    @staticmethod
+    def check_before_start(target: str, instance_path: str | None, named: bool):
+        return dbcheck.check_postgres_before_start(target, instance_path, named)
+
+    @staticmethod
+    def remember(target: str, instance_path: str | None) -> None:
+        """Nothing to note: a database that is not a file cannot vanish unnoticed."""
+
+    @staticmethod
+    def restore_advice(target: str) -> str:
+        return ""  # PostgreSQL's own backups (README: 'Beyond one machine: PostgreSQL')
+
+    def translate(self, err: Exception) -> DatabaseUnavailable:
+        """PostgreSQL failed (down, restarting, unreachable): the store's error, said plainly."""
+        return DatabaseUnavailable(
+            f"The table's database server cannot be reached right now ({type(err).__name__}). Try again in a moment."
+        )
 
     def __init__(self, url: str):
         self.url = url
@@ -112,18 +134,23 @@ class PostgresTables:
             conn.execute("SELECT pg_advisory_xact_lock(4242001)")
             conn.execute(f"CREATE TABLE IF NOT EXISTS {MIGRATIONS_TABLE} (name text PRIMARY KEY, applied text)")
             done = {r[0] for r in conn.execute(f"SELECT name FROM {MIGRATIONS_TABLE}")}
-            for name, statements in MIGRATIONS:
-                if name in done:
+            for step in schema.STEPS:  # assistant/store/schema.py: each step written once
+                if step.name in done:
                     continue
-                for sql in statements:
-                    conn.execute(sql)
-                conn.execute(f"INSERT INTO {MIGRATIONS_TABLE} (name, applied) VALUES (%s, now()::text)", [name])
-                applied_now.append(name)
+                for op in step.operations:
+                    for sql, params in statements(op):
+                        conn.execute(sql, params)
+                conn.execute(f"INSERT INTO {MIGRATIONS_TABLE} (name, applied) VALUES (%s, now()::text)", [step.name])
+                applied_now.append(step.name)
         return applied_now
 
     def applied(self) -> list[str]:
+        """The names of the schema's steps applied to this database, in the steps' order (the ones one
+        start applies share its transaction's time), then any this version does not know."""
         with self.pool.connection() as conn:
-            return [r[0] for r in conn.execute(f"SELECT name FROM {MIGRATIONS_TABLE} ORDER BY name")]
+            done = {r[0] for r in conn.execute(f"SELECT name FROM {MIGRATIONS_TABLE}")}
+        known = [step.name for step in schema.STEPS if step.name in done]
+        return known + sorted(done - set(known))
 
     # -- games ----------------------------------------------------------------------
     def insert_game(self, record: dict, events: list[dict] = ()) -> None:

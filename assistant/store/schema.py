@@ -1,9 +1,11 @@
-"""The store's schema, as a list of named migrations applied in order (sqlite-utils ``Migrations``).
+"""The store's schema: named steps applied in order, each written once, here, for every backend.
 
-Each migration is applied once and recorded by its name in ``_sqlite_migrations``.  A database made
-by any earlier version opens: those versions grew the schema without recording it, so every step
-here checks what is already there (a table, a column) before it adds it.  Another store provides
-the same steps under the same names (``MIGRATION_NAMES``).
+A step is a list of operations (a table made, a column added, an index, a column filled where it
+is empty), data rather than SQL; each backend turns them into its own (``SQLiteTables.migrate``:
+sqlite-utils ``Migrations``, recorded in ``_sqlite_migrations``; ``PostgresTables.migrate``:
+``CREATE TABLE IF NOT EXISTS`` and ``ADD COLUMN IF NOT EXISTS``, recorded in ``rss_migrations``).
+A database made by any earlier version opens: those versions grew the schema without recording
+it, so every operation checks what is already there (a table, a column) before it adds it.
 
 1. ``games_and_events`` — ``games`` (id, players, options, deck, created) and the append-only
    ``events`` log with its unique (game, token) index (the first version);
@@ -25,108 +27,113 @@ the same steps under the same names (``MIGRATION_NAMES``).
 
 from __future__ import annotations
 
-import sqlite_utils
-from sqlite_utils import Migrations
+from dataclasses import dataclass
 
-SET_NAME = "rss-store"
+TEXT, INTEGER, BLOB = "text", "integer", "blob"
 RULESETS_BEFORE_RULESETS = "rolling-stock-stars"  # the only game there was
 
-migrations = Migrations(SET_NAME)
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: str  # TEXT, INTEGER or BLOB
+    not_null: bool = False
 
 
-@migrations(name="games_and_events")
-def games_and_events(db: sqlite_utils.Database) -> None:
-    if "games" not in db.table_names():
-        db["games"].create(
-            {"id": str, "players": str, "options": str, "deck": str, "created": str},
-            pk="id",
-            not_null={"players", "options", "created"},
-        )
-    if "events" not in db.table_names():
-        db["events"].create(
-            {"game_id": str, "seq": int, "event": str, "token": str, "created": str},
-            pk=("game_id", "seq"),
-            not_null={"event", "created"},
-            foreign_keys=[("game_id", "games", "id")],
-        )
-    db.execute("CREATE UNIQUE INDEX IF NOT EXISTS events_token ON events (game_id, token) WHERE token IS NOT NULL")
+@dataclass(frozen=True)
+class CreateTable:
+    table: str
+    columns: tuple[Column, ...]
+    key: tuple[str, ...]  # the primary key's columns
+    references: tuple[tuple[str, str, str], ...] = ()  # (column, table, its column)
 
 
-@migrations(name="two_handed_persons")
-def two_handed_persons(db: sqlite_utils.Database) -> None:
-    if "persons" not in db["games"].columns_dict:
-        db["games"].add_column("persons", str)
+@dataclass(frozen=True)
+class AddColumn:
+    table: str
+    column: Column
 
 
-@migrations(name="games_name_their_ruleset")
-def games_name_their_ruleset(db: sqlite_utils.Database) -> None:
-    if "game" not in db["games"].columns_dict:
-        db["games"].add_column("game", str)
-    db.execute("UPDATE games SET game = ? WHERE game IS NULL", [RULESETS_BEFORE_RULESETS])
+@dataclass(frozen=True)
+class CreateIndex:
+    name: str
+    table: str
+    columns: tuple[str, ...]
+    unique: bool = False
+    where: str | None = None  # a partial index's condition, in SQL both backends read alike
 
 
-@migrations(name="seats")
-def seats(db: sqlite_utils.Database) -> None:
-    if "seats" not in db.table_names():
-        db["seats"].create({"game_id": str, "phone": str, "player": str}, pk=("game_id", "phone"))
+@dataclass(frozen=True)
+class Fill:
+    """``UPDATE table SET column = value WHERE column IS NULL``: the rows made before the column."""
+
+    table: str
+    column: str
+    value: object
 
 
-@migrations(name="games_resume_from_a_position")
-def games_resume_from_a_position(db: sqlite_utils.Database) -> None:
-    if "position" not in db["games"].columns_dict:
-        db["games"].add_column("position", str)
+@dataclass(frozen=True)
+class Step:
+    name: str
+    operations: tuple
 
 
-@migrations(name="rate_limits")
-def rate_limits(db: sqlite_utils.Database) -> None:
-    if "rate_limits" not in db.table_names():
-        db["rate_limits"].create(
-            {"client": str, "action": str, "window": int, "count": int}, pk=("client", "action", "window")
-        )
+def _c(name: str, kind: str = TEXT, not_null: bool = False) -> Column:
+    return Column(name, kind, not_null)
 
 
-@migrations(name="saved_states")
-def saved_states(db: sqlite_utils.Database) -> None:
-    if "saved_states" not in db.table_names():
-        db["saved_states"].create(
-            {"game_id": str, "version": str, "seq": int, "events": int, "data": bytes, "created": str},
-            pk=("game_id", "version", "seq"),
-            not_null={"events", "data", "created"},
-        )
+STEPS: tuple[Step, ...] = (
+    Step(
+        "games_and_events",
+        (
+            CreateTable(
+                "games",
+                (_c("id"), _c("players", not_null=True), _c("options", not_null=True), _c("deck"),
+                 _c("created", not_null=True)),
+                key=("id",),
+            ),
+            CreateTable(
+                "events",
+                (_c("game_id"), _c("seq", INTEGER), _c("event", not_null=True), _c("token"),
+                 _c("created", not_null=True)),
+                key=("game_id", "seq"),
+                references=(("game_id", "games", "id"),),
+            ),
+            CreateIndex("events_token", "events", ("game_id", "token"), unique=True, where="token IS NOT NULL"),
+        ),
+    ),
+    Step("two_handed_persons", (AddColumn("games", _c("persons")),)),
+    Step(
+        "games_name_their_ruleset",
+        (AddColumn("games", _c("game")), Fill("games", "game", RULESETS_BEFORE_RULESETS)),
+    ),
+    Step("seats", (CreateTable("seats", (_c("game_id"), _c("phone"), _c("player")), key=("game_id", "phone")),)),
+    Step("games_resume_from_a_position", (AddColumn("games", _c("position")),)),
+    Step(
+        "rate_limits",
+        (
+            CreateTable(
+                "rate_limits",
+                (_c("client"), _c("action"), _c("window", INTEGER), _c("count", INTEGER)),
+                key=("client", "action", "window"),
+            ),
+        ),
+    ),
+    Step(
+        "saved_states",
+        (
+            CreateTable(
+                "saved_states",
+                (_c("game_id"), _c("version"), _c("seq", INTEGER), _c("events", INTEGER, True), _c("data", BLOB, True),
+                 _c("created", not_null=True)),
+                key=("game_id", "version", "seq"),
+            ),
+        ),
+    ),
+    Step(
+        "games_keep_their_rules_edition",
+        (AddColumn("games", _c("edition", INTEGER)), Fill("games", "edition", 1)),
+    ),
+)  # fmt: skip
 
-
-@migrations(name="games_keep_their_rules_edition")
-def games_keep_their_rules_edition(db: sqlite_utils.Database) -> None:
-    if "edition" not in db["games"].columns_dict:
-        db["games"].add_column("edition", int)
-    db.execute("UPDATE games SET edition = 1 WHERE edition IS NULL")
-
-
-MIGRATION_NAMES = (
-    "games_and_events",
-    "two_handed_persons",
-    "games_name_their_ruleset",
-    "seats",
-    "games_resume_from_a_position",
-    "rate_limits",
-    "saved_states",
-    "games_keep_their_rules_edition",
-)
-
-
-def pending(db: sqlite_utils.Database) -> list[str]:
-    return [m.name for m in migrations.pending(db)]
-
-
-def apply(db: sqlite_utils.Database) -> None:
-    """Apply the pending migrations, all under one write lock (BEGIN IMMEDIATE), so that worker
-    processes starting together apply each exactly once; each with its record, or not at all."""
-    if not migrations.pending(db):
-        return
-    db.conn.execute("BEGIN IMMEDIATE")
-    try:
-        migrations.apply(db)  # inside the transaction, each migration is a savepoint
-    except BaseException:
-        db.conn.execute("ROLLBACK")
-        raise
-    db.conn.execute("COMMIT")
+MIGRATION_NAMES = tuple(step.name for step in STEPS)

@@ -14,14 +14,16 @@ import sqlite3
 import threading
 
 import sqlite_utils
+from sqlite_utils import Migrations
 
-from assistant.store import schema as migrations
+from assistant.store import dbcheck, schema
+from assistant.store.errors import ADVICE, DatabaseDamaged, DatabaseUnavailable, translating
 
 SYNCHRONOUS = "FULL"
 ENV_IDENT = "RSS_DB_IDENT"  # the file the server started on ("device:inode"), for its workers
 
 
-class DatabaseVanished(sqlite3.DatabaseError):
+class DatabaseVanished(DatabaseDamaged):
     """The database file was deleted or replaced while the server ran: open connections would go on
     writing to a file nobody will read again, so nothing more is read or acknowledged."""
 
@@ -42,8 +44,110 @@ def file_ident(path: str) -> str | None:
     return f"{st.st_dev}:{st.st_ino}"
 
 
+# -- the schema's steps in SQLite (sqlite-utils migrations; their records name this set) -------------
+MIGRATION_SET = "rss-store"
+_TYPES = {schema.TEXT: str, schema.INTEGER: int, schema.BLOB: bytes}
+
+
+def _operate(db: sqlite_utils.Database, op) -> None:
+    """One operation of a step, done only where the database does not have it yet."""
+    if isinstance(op, schema.CreateTable):
+        if op.table not in db.table_names():
+            db[op.table].create(
+                {c.name: _TYPES[c.type] for c in op.columns},
+                pk=op.key[0] if len(op.key) == 1 else op.key,
+                not_null={c.name for c in op.columns if c.not_null},
+                foreign_keys=list(op.references),
+            )
+    elif isinstance(op, schema.AddColumn):
+        if op.column.name not in db[op.table].columns_dict:
+            db[op.table].add_column(op.column.name, _TYPES[op.column.type])
+    elif isinstance(op, schema.CreateIndex):
+        db.execute(
+            f"CREATE {'UNIQUE ' if op.unique else ''}INDEX IF NOT EXISTS {op.name} ON {op.table} "
+            f"({', '.join(op.columns)})" + (f" WHERE {op.where}" if op.where else "")
+        )
+    elif isinstance(op, schema.Fill):
+        db.execute(f"UPDATE {op.table} SET {op.column} = ? WHERE {op.column} IS NULL", [op.value])
+    else:
+        raise TypeError(f"no SQLite for the schema operation {op!r}")
+
+
+def migrations() -> Migrations:
+    """The schema's steps as sqlite-utils migrations, under the names already recorded."""
+    out = Migrations(MIGRATION_SET)
+    for step in schema.STEPS:
+        out(name=step.name)(lambda db, step=step: [_operate(db, op) for op in step.operations])
+    return out
+
+
+# SQLite's error names that mean the file is damaged (not busy, not locked)
+DAMAGED = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
+
+
+def _emptied(path: str) -> bool:
+    try:
+        return os.path.getsize(path) == 0
+    except OSError:
+        return False
+
+
+@translating
 class SQLiteTables:
     kind = "sqlite"
+    DATABASE_ERRORS = (sqlite3.Error,)
+
+    # -- what differs for a database that is a file (dburl.backend) ---------------------------
+    @staticmethod
+    def where(target: str) -> str:
+        """The file, as every process names it (an absolute path)."""
+        return os.path.abspath(target)
+
+    @staticmethod
+    def prepare(target: str) -> None:
+        """Its folder exists before the file is made."""
+        os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
+
+    @staticmethod
+    def start_ident(target: str) -> str | None:
+        """The file the server starts on, so that its workers can tell if it is replaced."""
+        return file_ident(target)
+
+    on_disk = True  # the disk's free space is the database's (limits.disk_report)
+
+    @staticmethod
+    def inspect(target: str):
+        return dbcheck.inspect(target)
+
+    @staticmethod
+    def check_before_start(target: str, instance_path: str | None, named: bool):
+        return dbcheck.check_file_before_start(target, instance_path, named)
+
+    @staticmethod
+    def remember(target: str, instance_path: str | None) -> None:
+        """Note that this server serves the file (a file that then vanishes is not replaced silently)."""
+        dbcheck.remember(target, instance_path)
+
+    @staticmethod
+    def restore_advice(target: str) -> str:
+        return dbcheck.restore_advice(target)
+
+    def translate(self, err: sqlite3.Error) -> DatabaseDamaged | DatabaseUnavailable:
+        """SQLite's error as the store's: a damaged file says so, never "something went wrong"."""
+        damaged = (
+            not isinstance(err, sqlite3.OperationalError)
+            or getattr(err, "sqlite_errorname", "") in DAMAGED
+            or str(err).startswith("no such table")  # the file was emptied or replaced under the server
+            or str(err).startswith("Could not decode to UTF-8")  # garbage inside a row
+        )
+        detail = str(err)
+        if _emptied(self.path):  # a write to an emptied file waits, then "locked"
+            damaged, detail = True, "the file is empty (0 bytes)"
+        if damaged:
+            return DatabaseDamaged(
+                f"The database is damaged ({detail}): the games cannot be read or saved until it is restored. " + ADVICE
+            )
+        return DatabaseUnavailable(f"The database cannot be used right now ({err}). Try again in a moment.")
 
     def __init__(self, path: str):
         self.path = str(path)
@@ -86,9 +190,25 @@ class SQLiteTables:
 
     # -- schema ---------------------------------------------------------------------
     def migrate(self) -> None:
+        """Apply the schema's pending steps (assistant/store/schema.py), all under one write lock
+        (BEGIN IMMEDIATE), so that worker processes starting together apply each exactly once; each
+        with its record, or not at all."""
         db = self._db()
         db.enable_wal()
-        migrations.apply(db)  # the schema, step by step (assistant/store/schema.py)
+        steps = migrations()
+        if not steps.pending(db):
+            return
+        db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            steps.apply(db)  # inside the transaction, each step is a savepoint
+        except BaseException:
+            db.conn.execute("ROLLBACK")
+            raise
+        db.conn.execute("COMMIT")
+
+    def applied(self) -> list[str]:
+        """The names of the schema's steps applied to this database, in order."""
+        return [m.name for m in migrations().applied(self._db())]
 
     # -- limits ---------------------------------------------------------------------
     def count_action(self, client: str, action: str, window: int) -> int:

@@ -41,8 +41,15 @@ from assistant.rules.core import events, position
 from assistant.rules.core.game import Game
 from assistant.rules.core.records import Journal
 from assistant.store import dburl
+from assistant.store.errors import (
+    Damaged,
+    ImportRefused,
+    NotFound,
+    Refused,
+    Stale,
+    Unreplayable,
+)
 from assistant.store.names import check_names
-from assistant.store.sqlite import SQLiteTables
 
 log = logging.getLogger(__name__)
 
@@ -55,56 +62,6 @@ CACHE_SIZE = 256  # games whose state is kept in memory (a late-game state is a 
 INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
 TOKEN_MAX = 200
 HEADS_KEPT = 4  # journals of saved states kept in memory once fetched (assistant/log/saved.py)
-
-
-class StoreError(Exception):
-    """Base class: something the caller asked for cannot be done."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-class NotFound(StoreError):
-    pass
-
-
-class Refused(StoreError):
-    """The rules (or the undo log) refuse the event; nothing was written."""
-
-    def __init__(self, message: str, rule: str | None = None):
-        super().__init__(message)
-        self.rule = rule
-
-
-class Damaged(StoreError):
-    """A stored row does not read back (garbage inside it, which the database's own checks cannot
-    see): the same error whatever the backend.  The web app answers 503 with how to restore."""
-
-
-class Unreplayable(StoreError):
-    """The stored events no longer replay (the rules engine changed); export still works."""
-
-
-class Stale(StoreError):
-    """The client's expected seq is not the current one."""
-
-    def __init__(self, expected: int, current: int):
-        super().__init__(f"the game has moved on: you saw seq {expected}, it is now at {current}")
-        self.expected = expected
-        self.current = current
-
-
-class ImportRefused(StoreError):
-    """A transcript cannot be imported; ``index`` is the failing event (or None for the header)."""
-
-    def __init__(self, message: str, index: int | None = None, problems=None):
-        text = message if index is None else f"event {index}: {message}"
-        super().__init__(text)
-        self.index = index
-        self.reason = message
-        # a position that cannot be: each problem as (field, message) (rules/core/position.py)
-        self.problems = [tuple(p) for p in problems] if problems else None
 
 
 @dataclass(frozen=True)
@@ -641,11 +598,7 @@ class Store:
 
 def tables_for(target: str):
     """The tables of the store ``target`` names: PostgreSQL for a postgresql:// URL, else an SQLite file."""
-    if dburl.is_postgres(target):
-        from assistant.store.postgres import PostgresTables  # psycopg: installed with the postgresql extra
-
-        return PostgresTables(target)
-    return SQLiteTables(target)
+    return dburl.backend(target)(target)
 
 
 def _stored_event(text: str) -> dict:

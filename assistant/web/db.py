@@ -4,27 +4,25 @@ before a server starts on it, or a ``postgresql://`` URL)."""
 
 from __future__ import annotations
 
-import os
-
 from flask import Flask, current_app
 
-from assistant.store import Store, dbcheck, dburl
+from assistant.store import Store, dburl
 
 KEY = "rss_store"  # app.extensions[KEY]: the app's one Store (it owns the cache of timelines)
 
 
 def init_app(app: Flask) -> Store:
     """Check the database (``serve``: refuse a damaged or unexpectedly empty file) and open the store."""
-    app.config["DATABASE"] = dburl.check(str(app.config["DATABASE"]))  # a file, or a postgresql:// URL
-    if not dburl.is_postgres(app.config["DATABASE"]):
-        os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
-    if app.config.get("DATABASE_CHECK"):  # serve: refuse a damaged or unexpectedly empty file (DamagedDatabase)
-        app.extensions["rss_db_report"] = dbcheck.check_before_start(
-            app.config["DATABASE"], app.instance_path, named=bool(app.config.get("DATABASE_NAMED"))
+    target = app.config["DATABASE"] = dburl.check(str(app.config["DATABASE"]))  # a file, or a postgresql:// URL
+    backend = dburl.backend(target)  # what differs between an SQLite file and PostgreSQL is the backend's
+    backend.prepare(target)
+    if app.config.get("DATABASE_CHECK"):  # serve: refuse a damaged or unexpectedly empty file (DatabaseDamaged)
+        app.extensions["rss_db_report"] = backend.check_before_start(
+            target, app.instance_path, bool(app.config.get("DATABASE_NAMED"))
         )
-    store = app.extensions[KEY] = Store(app.config["DATABASE"], save_every=max(1, int(app.config["SAVE_EVERY"])))
-    if app.config.get("DATABASE_CHECK") and not dburl.is_postgres(app.config["DATABASE"]):
-        dbcheck.remember(app.config["DATABASE"], app.instance_path)  # its file now exists
+    store = app.extensions[KEY] = Store(target, save_every=max(1, int(app.config["SAVE_EVERY"])))
+    if app.config.get("DATABASE_CHECK"):
+        backend.remember(target, app.instance_path)  # (a file: it now exists)
     return store
 
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import sqlite3
-
 from flask import Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import BadRequest, Conflict, HTTPException, InternalServerError, ServiceUnavailable
 
-from assistant.store import Damaged, Unreplayable
-from assistant.store.sqlite import DatabaseVanished
+from assistant.store import Damaged, DatabaseUnavailable, Unreplayable
+from assistant.store import DatabaseDamaged as DatabaseDamaged_
+from assistant.store.errors import ADVICE
 
 
 def wants_json() -> bool:
@@ -47,73 +45,33 @@ def _unreplayable(err: Unreplayable):
     return _handle(Conflict(description=message))
 
 
-DAMAGED = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
-
-
 class DatabaseDamaged(ServiceUnavailable):
     name = "The database is damaged"
 
 
-def _emptied(path) -> bool:
-    try:
-        return bool(path) and os.path.getsize(path) == 0
-    except OSError:
-        return False
-
-
-def _database(err: sqlite3.DatabaseError):
-    """SQLite failed under a request: a damaged file says so (503), never "Something went wrong"."""
-    if isinstance(err, DatabaseVanished):
-        current_app.logger.error("database file gone under %s %r: %s", request.method, request.path[:200], err)
-        return _handle(DatabaseDamaged(description=str(err)))
-    damaged = (
-        not isinstance(err, sqlite3.OperationalError)
-        or getattr(err, "sqlite_errorname", "") in DAMAGED
-        or str(err).startswith("no such table")  # the file was emptied or replaced under the server
-        or str(err).startswith("Could not decode to UTF-8")  # garbage inside a row
-    )
-    detail = str(err)
-    if _emptied(current_app.config.get("DATABASE")):  # a write to an emptied file waits, then "locked"
-        damaged, detail = True, "the file is empty (0 bytes)"
-    if damaged:
+def _damaged(err: DatabaseDamaged_ | Damaged):
+    """The database is damaged, emptied or gone under a request (any backend): say so, 503."""
+    current_app.logger.error("database damaged on %s %r: %s", request.method, request.path[:200], err.message)
+    message = err.message
+    if isinstance(err, Damaged):  # a stored row that does not read back
         message = (
-            f"The database is damaged ({detail}): the games cannot be read or saved until it is restored. "
-            'Stop the server, check the file with "python -m assistant check-db" and restore a backup '
-            '(README: "A damaged database file").'
+            f"The database is damaged ({err.message}): the games cannot be read or saved until it is restored. "
+            + ADVICE
         )
-    else:
-        message = f"The database cannot be used right now ({err}). Try again in a moment."
-    current_app.logger.error(
-        "database %s on %s %r: %s", "damaged" if damaged else "error", request.method, request.path[:200], err
-    )
-    error = DatabaseDamaged(description=message) if damaged else ServiceUnavailable(description=message)
-    return _handle(error)
+    return _handle(DatabaseDamaged(description=message))
 
 
-def _damaged_row(err: Damaged):
-    """A stored row the store cannot read (any backend): the database is damaged, 503."""
-    return _database(sqlite3.DatabaseError(err.message))
-
-
-def _postgres(err):
-    """PostgreSQL failed under a request (down, restarting, unreachable): say so, 503."""
-    current_app.logger.error("PostgreSQL error on %s %r: %s", request.method, request.path[:200], err)
-    message = f"The table's database server cannot be reached right now ({type(err).__name__}). Try again in a moment."
-    return _handle(ServiceUnavailable(description=message))
+def _unavailable(err: DatabaseUnavailable):
+    """The database cannot be used right now (busy, restarting, unreachable): say so, 503."""
+    current_app.logger.error("database error on %s %r: %s", request.method, request.path[:200], err.message)
+    return _handle(ServiceUnavailable(description=err.message))
 
 
 def init_app(app: Flask) -> None:
-    app.register_error_handler(sqlite3.DatabaseError, _database)
-    try:
-        import psycopg
-        import psycopg_pool
-    except ImportError:  # the postgresql extra is not installed: SQLite only
-        pass
-    else:
-        app.register_error_handler(psycopg.Error, _postgres)
-        app.register_error_handler(psycopg_pool.PoolTimeout, _postgres)
+    app.register_error_handler(DatabaseDamaged_, _damaged)  # every backend's (assistant/store/errors.py)
+    app.register_error_handler(Damaged, _damaged)
+    app.register_error_handler(DatabaseUnavailable, _unavailable)
     app.register_error_handler(Unreplayable, _unreplayable)
-    app.register_error_handler(Damaged, _damaged_row)
     app.register_error_handler(RecursionError, _too_deep)
     app.register_error_handler(HTTPException, _handle)
     app.register_error_handler(InternalServerError, _unexpected)

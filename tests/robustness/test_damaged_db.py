@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from assistant.store import Store
-from assistant.store.dbcheck import DamagedDatabase, check_before_start
+from assistant.store import DatabaseDamaged, Store
+from assistant.store.dbcheck import check_before_start
 
 from .conftest import ROOT, Http, Server, load_transcript
 
@@ -102,7 +102,7 @@ def test_an_empty_file_of_a_used_instance_is_refused_but_a_new_instance_starts(t
     # a brand-new instance folder (no secret key yet) with an empty file: nothing was expected
     assert check_before_start(str(db), str(instance), named=False).games == 0
     # the same file named with --db: games were expected there
-    with pytest.raises(DamagedDatabase, match="empty"):
+    with pytest.raises(DatabaseDamaged, match="empty"):
         check_before_start(str(db), str(instance), named=True)
     # the instance has been used (its secret key is there): the real server refuses, without --db
     (instance / "secret_key").write_text("k" * 64)

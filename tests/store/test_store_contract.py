@@ -5,11 +5,12 @@ caches that stay right when another process (or server) writes."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 
 import pytest
 
-from assistant.store import NotFound, Refused, Stale, Store
+from assistant.store import DatabaseDamaged, DatabaseUnavailable, NotFound, Refused, Stale, Store, StoreError
 from tests.project_games import played_game
 
 PLAYERS = ["Amy", "Brian", "Crystal"]
@@ -153,3 +154,31 @@ def test_same_seq_writes_race_at_the_tables_and_exactly_one_wins_each_round(pg_u
         for w in writers:
             w.close()
         store.close()
+
+
+def _drop_the_events_table(target: str) -> None:
+    """Damage the database under the store, from outside it (a separate connection)."""
+    if target.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(target, autocommit=True) as conn:
+            conn.execute("DROP TABLE events CASCADE")
+    else:
+        conn = sqlite3.connect(target)
+        conn.execute("DROP TABLE events")
+        conn.commit()
+        conn.close()
+
+
+def test_a_database_that_fails_under_the_store_raises_the_stores_own_error(store, store_target):
+    """Whatever the backend, the callers see a StoreError with a message a person can act on, never
+    the database driver's own exception (sqlite3.OperationalError, psycopg.errors.UndefinedTable)."""
+    gid, events = _game(store, 3)
+    store.append(gid, 0, events[0])
+    _drop_the_events_table(store_target)
+    with pytest.raises(StoreError) as caught:
+        store.append(gid, 1, events[1])
+    err = caught.value
+    assert isinstance(err, (DatabaseDamaged, DatabaseUnavailable)), type(err)
+    assert "database" in err.message and err.message.endswith((".", ")."))
+    assert type(err).__module__ == "assistant.store.errors"
