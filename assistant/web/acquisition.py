@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from assistant.rules.core import preview
-from assistant.web import cards
+from assistant.web import card_figures
 
 
 def purchases(items: list[dict]) -> dict[str, list[dict]]:
@@ -69,7 +69,7 @@ class AcquisitionView:
         out = []
         for m in corp["items"]:
             company = m["company"]
-            info = cards.company(company, self.ruleset)
+            info = card_figures.company(company, self.ruleset)
             row = {
                 "company": info,
                 "abbr": company,

@@ -12,10 +12,10 @@ from assistant.log.walk import UNDOS_WITHOUT_CONFIRM
 from assistant.rules import registry
 from assistant.rules.core import preview, words
 from assistant.store import NotFound
-from assistant.web import labels, menu
+from assistant.web import action_forms, labels
 from assistant.web.acquisition import AcquisitionView
-from assistant.web.board import BoardView
 from assistant.web.seats import SeatsView
+from assistant.web.tabletop import TabletopView
 
 HISTORY_SHORT = 30
 # The table's views, in the navigation's order: (key, label, title)
@@ -30,7 +30,7 @@ VIEWS = (
 VIEW_KEYS = tuple(key for key, _, _ in VIEWS)
 
 
-class TableView(SeatsView, BoardView, AcquisitionView):
+class TableView(SeatsView, TabletopView, AcquisitionView):
     """Everything a component needs; each attribute is computed on first use."""
 
     def __init__(
@@ -102,8 +102,8 @@ class TableView(SeatsView, BoardView, AcquisitionView):
         return list(self.game.legal_actions())
 
     @cached_property
-    def groups(self) -> list[menu.ActionGroup]:
-        return menu.build(self.menu, self.snap, self.ruleset)
+    def groups(self) -> list[action_forms.ActionGroup]:
+        return action_forms.build(self.menu, self.snap, self.ruleset)
 
     # -- banner -------------------------------------------------------------------------
     @property
@@ -279,7 +279,7 @@ class TableView(SeatsView, BoardView, AcquisitionView):
     # -- seats and joining ------------------------------------------------------------------
     # -- the Play view: my decisions first -------------------------------------------------
     @cached_property
-    def play_groups(self) -> list[menu.ActionGroup]:
+    def play_groups(self) -> list[action_forms.ActionGroup]:
         """The menu's groups; in phase 3 without the purchases (they have their own picker)."""
         if not self.acquisitions:
             return self.groups
@@ -287,7 +287,7 @@ class TableView(SeatsView, BoardView, AcquisitionView):
         for group in self.groups:
             forms = [f for f in group.forms if f.hidden.get("type") not in ("acquire", "announce")]
             if forms:
-                out.append(menu.ActionGroup(group.title, forms, group.actor))
+                out.append(action_forms.ActionGroup(group.title, forms, group.actor))
         return out
 
     @cached_property

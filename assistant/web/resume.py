@@ -10,7 +10,7 @@ from assistant.log import transcript
 from assistant.rules import registry
 from assistant.rules.core import words
 from assistant.rules.core.position_shape import TURN_MAX
-from assistant.web import cards
+from assistant.web import card_figures
 from assistant.web.scorecheck import FormError, _number, _price, charter_shares, game_and_players
 
 OFFER, UNAVAILABLE, OUT, FI = "offer", "unavailable", "out", "fi"
@@ -43,7 +43,7 @@ class ResumeForm:
 
     def companies_by_color(self) -> list[tuple[str, list[dict]]]:
         by_color = self.ruleset.cards.companies_by_color
-        return [(color, [cards.company(a, self.ruleset) for a in by_color[color]]) for color in self.colors]
+        return [(color, [card_figures.company(a, self.ruleset) for a in by_color[color]]) for color in self.colors]
 
     @property
     def colors(self) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from assistant.rules import RuleError, registry
 from assistant.rules.core import position, position_shape, words
 from assistant.rules.core.position_shape import MONEY_MAX
 from assistant.store.names import check_names
-from assistant.web import cards, costly
+from assistant.web import card_figures, costly
 
 MAX_PLAYERS = 6
 MAX_NAME = 30
@@ -111,7 +111,8 @@ class ScoreForm:
     def companies_by_color(self) -> list[tuple[str, list[dict]]]:
         by_color = self.ruleset.cards.companies_by_color
         return [
-            (color, [cards.company(a, self.ruleset) for a in by_color[color]]) for color in self.ruleset.cards.colors
+            (color, [card_figures.company(a, self.ruleset) for a in by_color[color]])
+            for color in self.ruleset.cards.colors
         ]
 
     def prices_row(self) -> list[int]:

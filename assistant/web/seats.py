@@ -9,7 +9,7 @@ from functools import cached_property
 
 from flask import session
 
-from assistant.web import labels, lan, menu
+from assistant.web import action_forms, labels, lan
 
 SEATS_KEY = "seats"
 # The seat cookie keeps the most recent seats only: a browser drops a cookie over 4 KB (and with it
@@ -105,7 +105,7 @@ class SeatsView:
         if self.next.get("for") == "intervention":  # the interveners answer in priority order
             return any(c.president in self.my_seats for c in self.game.asked_now())
         # in the any-order phases, a seat that said "I'm done" waits for the others
-        return bool((self.my_seats - set(self.game.said_done)) & menu.actors(self.menu))
+        return bool((self.my_seats - set(self.game.said_done)) & action_forms.actors(self.menu))
 
     @cached_property
     def join_url(self) -> str:

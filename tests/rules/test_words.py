@@ -10,7 +10,7 @@ import pytest
 
 from assistant.rules.core import explain, words
 from assistant.rules.core.errors import RuleError
-from assistant.web import menu as web_menu
+from assistant.web import action_forms as web_menu
 
 from .builders import corporation, enter_phase, place, table
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from assistant.rules.classic.game import ClassicGame
 from assistant.rules.core.entities import Corporation
 from assistant.rules.registry import CLASSIC
-from assistant.web import menu as web_menu
+from assistant.web import action_forms as web_menu
 
 
 def _redeemable_game() -> ClassicGame:

@@ -11,7 +11,7 @@ import pytest
 
 from assistant.rules import events_of, registry
 from assistant.rules.core import vocabulary
-from assistant.web import menu as web_menu
+from assistant.web import action_forms as web_menu
 
 from .conftest import CSRF_RE
 

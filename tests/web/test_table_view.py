@@ -13,7 +13,7 @@ from assistant.rules.core import explain
 from assistant.rules.core.game import Game
 from assistant.rules.registry import STARS
 from assistant.rules.stars.cards import CARDS
-from assistant.web import menu as web_menu
+from assistant.web import action_forms as web_menu
 
 from .htmlforms import forms
 from .turn_one import AT_IPO, AT_PHASE_4, PLAYERS, TURN_ONE, play

@@ -31,7 +31,7 @@ class Company:
 
 
 @dataclass(frozen=True)
-class Corporation:
+class Charter:
     """A corporation's charter: its key (its special ability, or its symbol where there are no
     abilities), its shares and the ability as printed."""
 
@@ -46,7 +46,7 @@ class CardSet:
     game: str  # the transcript's "game" of the ruleset the cards were made for
     colors: tuple[str, ...]  # company colours, top of the deck first
     companies: Mapping[str, Company]  # in card order
-    charters: Mapping[str, Corporation]  # charter key -> charter, in card order
+    charters: Mapping[str, Charter]  # charter key -> charter, in card order
     charter_names: Mapping[str, str]  # charter key -> the name printed on the charter
     prices: tuple[int, ...]  # the share price row, left to right
     top_price: int
@@ -93,7 +93,7 @@ class CardSet:
     def highest_of_color(self) -> Mapping[str, str]:
         return MappingProxyType({color: abbrs[-1] for color, abbrs in self.companies_by_color.items() if abbrs})
 
-    def named(self, names: Mapping[str, str]) -> dict[str, Corporation]:
+    def named(self, names: Mapping[str, str]) -> dict[str, Charter]:
         """The charters under a ruleset's names: display name -> charter (in card order)."""
         return {names[key]: replace(charter, name=names[key]) for key, charter in self.charters.items()}
 
@@ -134,7 +134,7 @@ def from_json(data: dict) -> CardSet:
         for row in data["companies"]
     }
     charters = {
-        c["key"]: Corporation(c["key"], c["shares"], c.get("ability", ""), c.get("name", "")) for c in data["charters"]
+        c["key"]: Charter(c["key"], c["shares"], c.get("ability", ""), c.get("name", "")) for c in data["charters"]
     }
     cards = data["share_price_cards"]
     required = None

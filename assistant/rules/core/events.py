@@ -2,7 +2,7 @@
 its label, and whether the engine plays it or only the store's log knows it.
 
 The dispatcher checks fields against this (``Game.apply``), the store keeps exactly these fields
-(``assistant/store/store.py``), the web forms send them back (``assistant/web/menu.py``), and the labels
+(``assistant/store/store.py``), the web forms send them back (``assistant/web/action_forms.py``), and the labels
 come from here.  A game plays the table events its class lists (``Game.EVENT_TYPES``); a handler
 ``_ev_<type>`` and, where the table chooses among options, a menu item complete a new event type.
 

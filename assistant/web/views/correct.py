@@ -12,7 +12,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from assistant.rules import RuleError
 from assistant.store import Refused, Stale, normalise_event
-from assistant.web import menu
+from assistant.web import action_forms
 from assistant.web.db import get_store
 from assistant.web.views.table import view
 
@@ -30,7 +30,7 @@ def _before(v, index: int):
 def choose(gid: str, index: int):
     v = view(gid)
     game = _before(v, index)
-    groups = menu.build(game.legal_actions(), game.snapshot(), game.ruleset)
+    groups = action_forms.build(game.legal_actions(), game.snapshot(), game.ruleset)
     text = v.game.journal[index].get("text", "") if index < len(v.game.journal) else ""
     return render_template("correct/choose.html", v=v, index=index, entry_text=text, groups=groups)
 
@@ -39,8 +39,8 @@ def choose(gid: str, index: int):
 def preview(gid: str, index: int):
     v = view(gid)
     try:
-        event = menu.event_from_form(request.args)
-    except menu.FormError as err:
+        event = action_forms.event_from_form(request.args)
+    except action_forms.FormError as err:
         abort(400, description=str(err))
     text = v.game.journal[index].get("text", "") if index < len(v.game.journal) else ""
     try:
@@ -57,9 +57,9 @@ def preview(gid: str, index: int):
 def apply(gid: str, index: int):
     view(gid)
     try:
-        event = menu.event_from_form(request.form)
+        event = action_forms.event_from_form(request.form)
         seq = int(request.form.get("seq", ""))
-    except (menu.FormError, ValueError):
+    except (action_forms.FormError, ValueError):
         abort(400, description="The correction form is incomplete.")
     try:
         get_store().amend(gid, seq, index, event, token=request.form.get("token") or None)

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 
 from assistant.rules import registry
 from assistant.store import ImportRefused, Refused
-from assistant.web import cards, limits, trial
+from assistant.web import card_figures, limits, trial
 from assistant.web.csrf import is_json_request
 from assistant.web.db import get_store
 from assistant.web.labels import colors, two_handed_seats
@@ -46,7 +46,7 @@ def deck_field(ruleset: registry.Ruleset) -> str:
 def _companies_by_color(ruleset: registry.Ruleset) -> list[tuple[str, list[dict]]]:
     """The ruleset's company cards by colour (abbreviation, name, colour, face value)."""
     by_color = ruleset.cards.companies_by_color
-    return [(color, [cards.company(a, ruleset) for a in by_color[color]]) for color in colors(ruleset)]
+    return [(color, [card_figures.company(a, ruleset) for a in by_color[color]]) for color in colors(ruleset)]
 
 
 def _choices() -> list[dict]:

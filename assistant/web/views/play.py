@@ -9,9 +9,9 @@ from __future__ import annotations
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 
 from assistant.store import Refused, Stale
+from assistant.web.action_forms import FormError, event_from_form
 from assistant.web.context import VIEW_KEYS
 from assistant.web.db import get_store
-from assistant.web.menu import FormError, event_from_form
 from assistant.web.seats import seat_of
 from assistant.web.views.table import render_region, view
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assistant.rules.core import events, words
-from assistant.web import cards
+from assistant.web import card_figures
 from assistant.web.labels import company_color
 
 # Event fields per table event type (what a form sends back), from the one event schema.
@@ -388,7 +388,7 @@ def _same_terms(a: dict, b: dict) -> bool:
 
 
 def _charter_ability(name: str, rs) -> str:
-    return cards.corporation_ability(name, rs)
+    return card_figures.corporation_ability(name, rs)
 
 
 def _skip_ipo(item, snap, rs):

@@ -8,10 +8,10 @@ from __future__ import annotations
 from functools import cached_property
 
 from assistant.rules.core import explain, preview
-from assistant.web import cards, charts
+from assistant.web import card_figures, charts
 
 
-class BoardView:
+class TabletopView:
     """The board part of a TableView (each attribute computed on first use)."""
 
     @cached_property
@@ -23,7 +23,7 @@ class BoardView:
             row["companies"] = self.sorted_companies(c.get("companies") or [])
             row["income_why"] = self._explain(explain.income, name)
             if "stars" in c:  # Stars and v2.2: the price follows stars against required
-                row["required_stars"] = cards.required_stars(c.get("share_price"), c.get("issued"), self.ruleset)
+                row["required_stars"] = card_figures.required_stars(c.get("share_price"), c.get("issued"), self.ruleset)
                 stars = self._explain(explain.stars, name)
                 if stars:
                     row["stars_why"] = stars
@@ -79,7 +79,7 @@ class BoardView:
 
     def sorted_companies(self, companies: list[str]) -> list[dict]:
         """Companies by face value (highest first), with colour, for display."""
-        rows = [cards.company(c, self.ruleset) for c in companies]
+        rows = [card_figures.company(c, self.ruleset) for c in companies]
         rows.sort(key=lambda r: (-(r["face_value"] or 0), r["abbr"]))
         return rows
 
@@ -96,7 +96,7 @@ class BoardView:
     @cached_property
     def deck_colors(self) -> list[tuple[str, int]]:
         """Cards left per colour (colours with none left are left out)."""
-        per = cards.deck_left(self.game)
+        per = card_figures.deck_left(self.game)
         return [(c, per[c]) for c in self.colors if per.get(c)]
 
     @cached_property
@@ -108,7 +108,7 @@ class BoardView:
             on: dict = {}
             for c in self.corporations:
                 on.setdefault(c.get("share_price"), []).append(c["name"])
-            row = [{"price": p, "holders": on.get(p, [])} for p in cards.price_row(self.ruleset)]
+            row = [{"price": p, "holders": on.get(p, [])} for p in card_figures.price_row(self.ruleset)]
         return [
             {
                 "price": cell["price"],
@@ -127,7 +127,7 @@ class BoardView:
     @cached_property
     def outlook(self) -> dict:
         """What comes next on the deck: the colour on top, and the cost of ownership once it runs out."""
-        left = cards.deck_left(self.game) or {}
+        left = card_figures.deck_left(self.game) or {}
         order = [c for c in self.colors if left.get(c)]
         top = order[0] if order else None
         after = order[1] if len(order) > 1 else None
