@@ -200,7 +200,7 @@ def test_project_game_replays_as_v22_with_names_mapped_in_snapshots_and_journal(
     for a, b in zip(stars.journal, v22.journal, strict=True):
         # each edition in its own words too: v2.2 numbers the phase Stars calls the wrap-up
         assert b["text"] == rename_text(a["text"], names).replace("until the wrap-up", "until phase 2")
-        assert b["auto"] == [rename_text(t, names) for t in a["auto"]]
+        assert list(b["auto"]) == [rename_text(t, names) for t in a["auto"]]
         assert [list(m) for m in b["moves"]] == [
             [rename_text(x, names) if isinstance(x, str) else x for x in m] for m in a["moves"]
         ]

@@ -314,11 +314,15 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             raise
         self.auto_ended = []
         self._advance()
+        # An entry is never changed: plain values in tuples, which Python's garbage collector stops
+        # looking at (a server holds the journals of a thousand games: a full collection over their
+        # lists took most of a second).  ``written`` is kept only where the transcript writes the
+        # event otherwise than as entered (``entry_written``).
+        entry = {"event": event, "text": text, "auto": tuple(self._auto), "moves": tuple(self._moves)}
         if self._written is not as_entered:  # a new dict: forks share it
             self.rewritten = {**self.rewritten, len(self.journal): self._written}
-        self.journal.append(
-            {"event": event, "text": text, "auto": self._auto, "moves": self._moves, "written": self._written}
-        )
+            entry["written"] = tuple(self._written)
+        self.journal.append(entry)
         return True
 
     def transcript_events(self, head: list[dict] | None = None) -> list[dict]:
@@ -331,11 +335,11 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         (core/records.py): those are then written from the events and ``rewritten``, not fetched."""
         journal = self.journal
         if head is None or journal.fetched:
-            return [e for entry in journal for e in entry["written"]]
+            return [e for entry in journal for e in entry_written(entry)]
         out = []
         for i, event in enumerate(head[: journal.base]):
             out.extend(self.rewritten.get(i, (event,)))
-        return out + [e for entry in journal.held for e in entry["written"]]
+        return out + [e for entry in journal.held for e in entry_written(entry)]
 
     # ------------------------------------------------------------------ flow
     # A game where nobody can act for this many turns in a row cannot go on: no table reaches it
@@ -603,3 +607,11 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
 
 
 __all__ = ["Game", "RuleError"]
+
+
+def entry_written(entry: dict) -> tuple[dict, ...]:
+    """The events a journal entry is written as in a transcript: as entered (its declared fields),
+    unless the entry says otherwise (an announcement written with its answer, a phase's last "I'm
+    done" as its ``done``, ...)."""
+    written = entry.get("written")
+    return (events.stored_form(entry["event"]),) if written is None else written

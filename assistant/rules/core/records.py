@@ -6,6 +6,11 @@ ones (``base`` of them) are fetched by the ``load`` function the store gives (it
 journal as it was saved, or at least its first ``base`` entries), on first need (the Log's full
 history, the charts, the correction of an old entry), once, and shared by every fork of that game.
 The export does not need them: ``Game.transcript_events(head)`` writes them from the log's events.
+
+The entries held are kept packed: tuples of plain values (``_pack``), handed out as dicts.  Python's
+garbage collector looks at every dict and list it could free, and a server holds the journals of a
+thousand games: a full collection over their entries' dicts took most of a second, in which no table
+got an answer.  A tuple of plain values it stops looking at.
 """
 
 from __future__ import annotations
@@ -35,15 +40,40 @@ class _Head:
             return self.entries
 
 
+def _pack(entry) -> tuple:
+    """An entry as a tuple of plain values: (event items, text, auto, moves, written or None); an
+    entry packed already is kept as it is."""
+    if type(entry) is tuple:
+        return entry
+    written = entry.get("written")
+    return (
+        tuple(entry["event"].items()),
+        entry["text"],
+        tuple(entry["auto"]),
+        tuple(entry["moves"]),
+        None if written is None else tuple(tuple(e.items()) for e in written),
+    )
+
+
+def _unpack(packed: tuple) -> dict:
+    event, text, auto, moves, written = packed
+    out = {"event": dict(event), "text": text, "auto": auto, "moves": moves}
+    if written is not None:
+        out["written"] = tuple(dict(e) for e in written)
+    return out
+
+
 class Journal(Sequence):
     """The journal as a sequence of entries (``len``, indexing, slices, iteration); only ``append`` changes it."""
 
-    __slots__ = ("_head", "_tail", "append")
+    __slots__ = ("_head", "_tail")
 
     def __init__(self, entries=(), base: int = 0, load: Callable[[], list[dict]] | None = None):
-        self._tail: list[dict] = list(entries)
+        self._tail: list[tuple] = [_pack(e) for e in entries]  # packed (module docstring)
         self._head = _Head(base, load) if base else None
-        self.append: Callable[[dict], None] = self._tail.append  # one entry per event: no call of our own
+
+    def append(self, entry: dict) -> None:
+        self._tail.append(_pack(entry))
 
     @property
     def base(self) -> int:
@@ -58,7 +88,7 @@ class Journal(Sequence):
     @property
     def held(self) -> list[dict]:
         """The latest entries, the ones held (all of them unless restored from a saved state)."""
-        return self._tail
+        return [_unpack(p) for p in self._tail]
 
     def set_loader(self, load: Callable[[], list[dict]]) -> None:
         if self._head is not None:
@@ -66,8 +96,8 @@ class Journal(Sequence):
 
     def copy(self) -> Journal:
         """A journal to go on from: the held entries in a new list, the fetched head shared."""
-        out = Journal(self._tail)
-        out._head = self._head
+        out = Journal()
+        out._tail, out._head = list(self._tail), self._head  # packed already
         return out
 
     def latest(self, count: int) -> Journal:
@@ -83,20 +113,21 @@ class Journal(Sequence):
         if isinstance(index, slice):
             start, stop, step = index.indices(n)
             if step == 1 and start >= self.base:
-                return self._tail[start - self.base : max(start, stop) - self.base]
+                return [_unpack(p) for p in self._tail[start - self.base : max(start, stop) - self.base]]
             return self._all()[index]
         if index < 0:
             index += n
         if not 0 <= index < n:
             raise IndexError("journal index out of range")
         if index >= self.base:
-            return self._tail[index - self.base]
+            return _unpack(self._tail[index - self.base])
         return self._head.get()[index]
 
     def __iter__(self):
         if self._head is not None:
             yield from self._head.get()
-        yield from self._tail
+        for packed in self._tail:
+            yield _unpack(packed)
 
     def _all(self) -> list[dict]:
         return list(self)
