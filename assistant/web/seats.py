@@ -143,7 +143,7 @@ class SeatsView:
     def seats_played(self) -> set[str]:
         """The players some phone plays, and those whose decisions a phone has entered for them (a seat
         played for someone else at the table is as good as taken: the join code need not wait for it)."""
-        entered = {e.get("event", {}).get("player") for e in self.game.journal.held}
+        entered = {e.get("player") for e in self.game.journal.held_events()}
         return self.seats_taken | (entered & set(self.info.players))
 
     @property

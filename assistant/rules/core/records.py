@@ -90,6 +90,10 @@ class Journal(Sequence):
         """The latest entries, the ones held (all of them unless restored from a saved state)."""
         return [_unpack(p) for p in self._tail]
 
+    def held_events(self) -> list[dict]:
+        """The events of the entries held, as entered (without unpacking the rest of each entry)."""
+        return [dict(packed[0]) for packed in self._tail]
+
     def set_loader(self, load: Callable[[], list[dict]]) -> None:
         if self._head is not None:
             self._head.load = load
