@@ -6,11 +6,14 @@ in the page) within 250 ms over the game's event stream, with one stream message
 of the region (at most 2 requests and 8 KB); with the stream refused (a proxy in the way) the
 same phone polls by itself and the change shows within the poll's second.  A stream that closes
 shows the connection notice at once, and a tap kept meanwhile goes by itself once the stream is
-back."""
+back.  A stream that falls silent (the laptop sleeps) shows the notice after two missed heartbeats.
+"""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import statistics
 import time
 
@@ -225,3 +228,40 @@ def test_a_closed_stream_shows_the_notice_at_once_and_a_kept_tap_goes_once_it_is
         assert not page.problems, page.problems
     finally:
         server.stop()
+
+
+def test_a_silent_stream_shows_the_notice_after_two_missed_beats_and_the_phone_follows_again(served, browser):
+    """The laptop serving the table sleeps: the phone's stream stays open, but nothing comes (the
+    server's processes stopped with SIGSTOP).  Once two heartbeats (5 s each) are missed, the phone
+    says so; when the laptop wakes (SIGCONT), the notice goes and the phone follows the game again."""
+    from tests.processes import master, workers
+
+    gid = served.new_game(PLAYERS)
+    url = f"{served.base}/games/{gid}"
+    page = _phone(browser, url)
+    page.wait_for_function("() => !!document.getElementById('live')")
+    stream = next(r for r in page.wire.values() if "/stream" in r.get("url", ""))
+    deadline = time.time() + 10
+    while not stream.get("got") and time.time() < deadline:  # the stream is open
+        page.wait_for_timeout(50)
+    assert stream.get("got"), page.wire
+    page.evaluate(NOTICE_AT)
+    asleep = [served.proc.pid, master(served.proc.pid), *workers(served.proc.pid)]
+    assert None not in asleep and len(asleep) >= 3, asleep
+    for pid in asleep:
+        os.kill(pid, signal.SIGSTOP)
+    stopped = time.time()
+    try:
+        sync_api.expect(page.locator("#connection")).to_be_visible(timeout=16_000)
+        silent = page.evaluate("() => window.rssNotice") / 1000 - stopped
+        print(f"\n#connection shown {silent:.1f} s after the server fell silent")
+        # not at the first missed beat (a beat is late now and then), at the second: 2 x 5 s, then 1 s of grace
+        assert 10.0 <= silent <= 13.0, silent
+    finally:
+        for pid in asleep:
+            os.kill(pid, signal.SIGCONT)
+    sync_api.expect(page.locator("#connection")).to_be_hidden(timeout=15_000)
+    seq = served.state(gid)["seq"]
+    seq = _post(served, gid, seq, CHANGES[0], "after-sleep")
+    page.wait_for_function("s => window.rssShown[s] !== undefined", arg=str(seq), timeout=5_000)
+    assert not page.problems, page.problems
