@@ -78,6 +78,8 @@ def _phone(browser, url, refuse_stream=False):
         "Network.loadingFinished",
         lambda e: page.wire.setdefault(e["requestId"], {}).update(total=e["encodedDataLength"]),
     )
+    if url is None:  # the caller goes somewhere first
+        return page
     page.goto(url)
     page.wait_for_selector("#c-banner")
     page.evaluate(WATCH)
@@ -265,3 +267,29 @@ def test_a_silent_stream_shows_the_notice_after_two_missed_beats_and_the_phone_f
     seq = _post(served, gid, seq, CHANGES[0], "after-sleep")
     page.wait_for_function("s => window.rssShown[s] !== undefined", arg=str(seq), timeout=5_000)
     assert not page.problems, page.problems
+
+
+def test_the_join_view_follows_the_seats_over_the_stream_without_polling(served, browser):
+    """The host's join code shows how many seats are taken; another phone taking a seat reaches it
+    over the stream (a ``seats`` message, then one fetch), not through the join view's 2-second poll."""
+    from .test_phone import _new_game, _seat
+
+    host = _phone(browser, None)
+    url = _new_game(host, served.base, names=PLAYERS)  # the host made the game: its Play view shows the code
+    _seat(host, PLAYERS[0])
+    stream = next(r for r in host.wire.values() if "/stream" in r.get("url", ""))
+    deadline = time.time() + 10
+    while not stream.get("got") and time.time() < deadline:
+        host.wait_for_timeout(50)
+    assert stream.get("got"), host.wire
+    host.wait_for_timeout(2500)  # longer than the join view's poll: none goes while the stream is open
+    host.requests = []
+    other = _phone(browser, url)
+    joined = time.time()
+    _seat(other, PLAYERS[1])
+    line = host.locator("#c-join details.other > summary")
+    sync_api.expect(line).to_contain_text(f"2 of {len(PLAYERS)} seats taken", timeout=10_000)
+    took = time.time() - joined
+    print(f"\nthe host's join view said 2 of {len(PLAYERS)} seats {took * 1000:.0f} ms after the other phone's tap")
+    assert not [u for _, u in host.requests if "/seats" in u or "/version" in u], host.requests
+    assert not host.problems and not other.problems, host.problems + other.problems
