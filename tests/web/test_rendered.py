@@ -37,3 +37,62 @@ def _csrf(client, gid):
 
     page = client.get(f"/games/{gid}").text
     return re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+
+
+def test_six_phones_asking_at_once_wait_for_one_render():
+    """A change's message reaches a table's six phones together; their fetches arrive together: one
+    renders, the other five get its result (a render here takes 0.2 s, so all six overlap)."""
+    import threading
+    import time
+
+    from assistant.web.rendered import RenderedCache
+
+    cache, calls, start = RenderedCache(), [], threading.Barrier(6)
+
+    def render():
+        calls.append(1)
+        time.sleep(0.2)
+        return "<div>region</div>"
+
+    got = []
+
+    def phone():
+        start.wait()
+        got.append(cache.get_or_render(("g", 7, "history", False), render))
+
+    threads = [threading.Thread(target=phone) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(5)
+    assert got == ["<div>region</div>"] * 6 and len(calls) == 1
+
+
+def test_a_render_that_fails_leaves_the_others_to_render_for_themselves():
+    import threading
+
+    import pytest
+
+    from assistant.web.rendered import RenderedCache
+
+    cache, started, release = RenderedCache(), threading.Event(), threading.Event()
+
+    def failing():
+        started.set()
+        release.wait(5)
+        raise RuntimeError("the template broke")
+
+    def first():
+        with pytest.raises(RuntimeError):
+            cache.get_or_render(("g", 1, "deck", False), failing)
+
+    t = threading.Thread(target=first)
+    t.start()
+    started.wait(5)
+    answer = []
+    waiter = threading.Thread(target=lambda: answer.append(cache.get_or_render(("g", 1, "deck", False), lambda: "ok")))
+    waiter.start()
+    release.set()
+    t.join(5)
+    waiter.join(5)
+    assert answer == ["ok"]
