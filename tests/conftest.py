@@ -123,3 +123,18 @@ def store_target(request, tmp_path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "store.sqlite3")
     return _fresh_pg_url(request)
+
+
+# Every game the assistant plays: each registered ruleset and the example fourth game, registered
+# for the test the way docs/rulesets.md says (tests/rulesets.py); a game added to the registry is
+# tested with no test edit.
+from tests import rulesets as _rulesets  # noqa: E402
+
+
+@pytest.fixture(params=_rulesets.KEYS)
+def every_ruleset(request, monkeypatch):
+    """One ruleset of every game, in the registry while the test runs."""
+    _rulesets.register_example(monkeypatch)
+    from assistant.rules import registry
+
+    return registry.get(request.param)
