@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import jinja2
 import pytest
 
 from assistant.web import create_app
@@ -16,6 +17,25 @@ from tests import ASSETS_DIR
 
 PLAYERS = ["Amy", "Brian", "Crystal"]
 CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+class CompiledTemplates(jinja2.BytecodeCache):
+    """The templates compiled once for the whole test run, instead of once in every test's app
+    (Jinja keys them by name and the source's checksum).  Every app of the tests is made by
+    ``make_app``, so all have the same Jinja settings."""
+
+    def __init__(self):
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket):
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket):
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = CompiledTemplates()
 
 
 def make_app(db_path, **extra):
@@ -28,7 +48,9 @@ def make_app(db_path, **extra):
         "ASSETS_DIR": ASSETS_DIR,
     }
     config.update(extra)
-    return create_app(config)
+    app = create_app(config)
+    app.jinja_env.bytecode_cache = COMPILED
+    return app
 
 
 @pytest.fixture
