@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what the tests need on a fresh machine (the package with its `test` extra, Debian's
 # chromium for the browser tests and postgresql for the PostgreSQL store), lint, then run every test.
-#   bash scripts/test.sh --quick   the quick subset (about a minute): the rules engine, the web app
+#   bash scripts/test.sh --quick   the quick subset (under a minute): the rules engine, the web app
 #                                  through Flask's test client, the store (tests/store) and the
 #                                  look-alike names; no browser, no server process, no slow playouts
 #                                  (markers in tests/conftest.py)
@@ -9,9 +9,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# the package with its test extra, installed editable from this checkout; `pip install -e` takes
+# ten seconds even when nothing changes, so it is skipped when scripts/installed.py finds this
+# checkout installed with every requirement met
+install() {
+  python scripts/installed.py || python -m pip install -q -e '.[test]'
+}
+
 if [ "${1:-}" = "--quick" ]; then
   shift
-  python -m pip install -q -e '.[test]'
+  install
   python -m ruff check .
   exec python -m pytest -q -m "not browser and not server and not slow" \
     tests/rules tests/web tests/store tests/robustness/test_lookalike_names.py tests/test_hypothesis_profile.py "$@"
@@ -29,7 +36,7 @@ if [ -n "$PACKAGES" ]; then
   # shellcheck disable=SC2086
   $SUDO apt-get install -y $PACKAGES
 fi
-python -m pip install -q -e '.[test]'
+install
 python -m ruff check .
 python -m ruff format --check .
 python -m pytest -q "$@"
