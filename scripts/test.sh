@@ -16,6 +16,15 @@ install() {
   python scripts/installed.py || python -m pip install -q -e '.[test]'
 }
 
+# Python keeps the compiled modules and pytest its rewritten test modules (in __pycache__, ignored
+# by git), also where PYTHONDONTWRITEBYTECODE is set: compiling them all again takes 7 s a run
+unset PYTHONDONTWRITEBYTECODE
+# The tests' throw-away files (a database per test, the PostgreSQL cluster) go to memory where
+# /dev/shm has room (not Docker's 64 MB): creating an SQLite store there takes 6 ms, not 40 (disk syncs)
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR == 2 {print $4}')" -gt 2000000 ]; then
+  export TMPDIR=/dev/shm
+fi
+
 if [ "${1:-}" = "--quick" ]; then
   shift
   install

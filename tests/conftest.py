@@ -54,6 +54,16 @@ SLOW_TESTS = {
     "test_two_ci_runs_draw_the_same_examples",
     "test_the_image_is_drawn_with_the_bundled_font",
     "test_a_store_starting_from_saved_states_answers_as_the_replay",
+    # 1,500 generated positions, each imported through the app
+    "test_no_generated_position_gets_a_5xx_and_a_refused_one_stores_nothing",
+    # whole games played through the app or replayed with a checkpoint after every event (every
+    # game is played through the app, briefly, by tests/web/test_every_game.py)
+    "test_a_classic_game_is_played_through_the_json_door_and_every_page_shows_it",
+    "test_a_v22_game_is_played_through_the_forms_with_v22_names",
+    "test_final_scoring_appears_at_the_end",
+    "test_project_game_replays_as_v22_with_the_names_mapped",
+    # random logs of entries, undos, redos, corrections and going back
+    "test_the_words_since_any_row_are_the_words_of_the_whole_log",
 }
 
 
