@@ -73,17 +73,16 @@ def store(app):
 class Table:
     def __init__(self, client):
         self.client = client
-        self._csrf = None
+        self._csrf: dict[str | None, str] = {}
 
     def csrf(self, gid: str | None = None) -> str:
         """The session's CSRF token as the pages hand it out: a game's own for posts to that game
-        (a token is bound to its game), the home pages' otherwise."""
-        if gid is not None:
-            return CSRF_RE.search(self.client.get(f"/games/{gid}/v/more").text).group(1)
-        if self._csrf is None:
-            page = self.client.get("/games/new")
-            self._csrf = CSRF_RE.search(page.text).group(1)
-        return self._csrf
+        (a token is bound to its game), the home pages' otherwise; each fetched once (a token
+        holds for the session)."""
+        if gid not in self._csrf:
+            page = self.client.get("/games/new" if gid is None else f"/games/{gid}/v/more")
+            self._csrf[gid] = CSRF_RE.search(page.text).group(1)
+        return self._csrf[gid]
 
     def new_game(self, players=PLAYERS, **extra) -> str:
         data = {"csrf_token": self.csrf(), "name": list(players), **extra}
