@@ -62,8 +62,13 @@ SLOW_TESTS = {
     "test_a_v22_game_is_played_through_the_forms_with_v22_names",
     "test_final_scoring_appears_at_the_end",
     "test_project_game_replays_as_v22_with_the_names_mapped",
-    # random logs of entries, undos, redos, corrections and going back
+    # random logs of entries, undos, redos, corrections and going back; undo at every ninth entry
+    # of a recorded game, each replayed
     "test_the_words_since_any_row_are_the_words_of_the_whole_log",
+    "test_undo_on_transcript",
+    # a whole game imported and its result drawn as an image with its chart (the score check's
+    # image stays in the quick subset)
+    "test_a_finished_game_shares_its_result_as_an_image_text_and_a_printable_page",
 }
 
 
