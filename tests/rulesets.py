@@ -35,6 +35,11 @@ def players_for(ruleset, wanted: int = 3) -> list[str]:
     return list(NAMES[: min(max(wanted, low), high)])
 
 
+def table_menu(game) -> list[dict]:
+    """The game's menu without the live events (``LIVE``)."""
+    return [item for item in game.legal_actions() if item["type"] not in LIVE]
+
+
 def playout(ruleset, players, count: int, seed: int = 1) -> list[dict]:
     """The first ``count`` events of a seeded random game of ``ruleset``, each one picked from the
     menu (``legal_actions``) of a game of its own, with the smallest amount most of the time:
@@ -51,7 +56,9 @@ def playout(ruleset, players, count: int, seed: int = 1) -> list[dict]:
         return rng.choice(args[0])
 
     while len(events) < count and not game.game_over:
-        menu = [item for item in game.legal_actions() if item["type"] not in LIVE]
+        menu = table_menu(game)
+        if not menu:
+            break
         event = events_of(rng.choice(menu), pick)
         if game.apply(dict(event)):
             events.append(event)
