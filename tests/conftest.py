@@ -54,6 +54,21 @@ SLOW_TESTS = {
     "test_two_ci_runs_draw_the_same_examples",
     "test_the_image_is_drawn_with_the_bundled_font",
     "test_a_store_starting_from_saved_states_answers_as_the_replay",
+    # 1,500 generated positions, each imported through the app
+    "test_no_generated_position_gets_a_5xx_and_a_refused_one_stores_nothing",
+    # whole games played through the app or replayed with a checkpoint after every event (every
+    # game is played through the app, briefly, by tests/web/test_every_game.py)
+    "test_a_classic_game_is_played_through_the_json_door_and_every_page_shows_it",
+    "test_a_v22_game_is_played_through_the_forms_with_v22_names",
+    "test_final_scoring_appears_at_the_end",
+    "test_project_game_replays_as_v22_with_the_names_mapped",
+    # random logs of entries, undos, redos, corrections and going back; undo at every ninth entry
+    # of a recorded game, each replayed
+    "test_the_words_since_any_row_are_the_words_of_the_whole_log",
+    "test_undo_on_transcript",
+    # a whole game imported and its result drawn as an image with its chart (the score check's
+    # image stays in the quick subset)
+    "test_a_finished_game_shares_its_result_as_an_image_text_and_a_printable_page",
 }
 
 
@@ -123,3 +138,18 @@ def store_target(request, tmp_path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "store.sqlite3")
     return _fresh_pg_url(request)
+
+
+# Every game the assistant plays: each registered ruleset and the example fourth game, registered
+# for the test the way docs/rulesets.md says (tests/rulesets.py); a game added to the registry is
+# tested with no test edit.
+from tests import rulesets as _rulesets  # noqa: E402
+
+
+@pytest.fixture(params=_rulesets.KEYS)
+def every_ruleset(request, monkeypatch):
+    """One ruleset of every game, in the registry while the test runs."""
+    _rulesets.register_example(monkeypatch)
+    from assistant.rules import registry
+
+    return registry.get(request.param)

@@ -1,7 +1,8 @@
 """The store's contract, the same on both stores: SQLite (one file) and PostgreSQL (several app
 servers on one database).  Exactly one event per seq, idempotent tokens, refusals that write
 nothing, undo, the meanwhile list of a stale post, export and import, seats, resumed games, and
-caches that stay right when another process (or server) writes."""
+caches that stay right when another process (or server) writes; and the same for a game of every
+ruleset the assistant plays (tests/rulesets.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import threading
 import pytest
 
 from assistant.store import DatabaseDamaged, DatabaseUnavailable, NotFound, Refused, Stale, Store, StoreError
+from tests import rulesets
 from tests.project_games import played_game
 
 PLAYERS = ["Amy", "Brian", "Crystal"]
@@ -182,3 +184,54 @@ def test_a_database_that_fails_under_the_store_raises_the_stores_own_error(store
     assert isinstance(err, (DatabaseDamaged, DatabaseUnavailable)), type(err)
     assert "database" in err.message and err.message.endswith((".", ")."))
     assert type(err).__module__ == "assistant.store.errors"
+
+
+# ------------------------------------------------------------------ every game the assistant plays
+def test_every_game_is_kept_entry_by_entry_exported_imported_and_served_again(store_target, every_ruleset):
+    """The contract for each registered ruleset and the example fourth game (tests/rulesets.py): a
+    game of it created through the store, its first 30 events from a table's menu (the example's
+    whole game is shorter) appended one by one."""
+    ruleset = every_ruleset
+    players = rulesets.players_for(ruleset)
+    events = rulesets.playout(ruleset, players, 30)
+    count = len(events)
+    assert count >= 20
+    store = Store(store_target)
+    try:
+        gid = store.create_game(players, ruleset=ruleset.key)
+        assert store.seq(gid) == 0 and store.get_game(gid).ruleset == ruleset.key
+        for n, event in enumerate(events):
+            assert store.append(gid, n, event, token=f"entry-{n}") == n + 1  # exactly one row per event
+        assert store.append(gid, count - 1, events[-1], token=f"entry-{count - 1}") == count  # a retry
+        with pytest.raises(Stale):
+            store.append(gid, count - 1, events[-1])  # the same seq again, without the token
+        with pytest.raises(Refused) as refused:
+            store.append(gid, count, {"type": "pass", "player": "Nobody"})
+        assert refused.value.message  # in words, for the table
+        assert store.seq(gid) == count and store.events(gid) == events  # nothing written by either
+        # undo takes back the latest event, redo brings it back: a row each
+        assert store.append(gid, count, {"type": "undo"}) == count + 1
+        assert store.events(gid) == events[:-1]
+        assert store.append(gid, count + 1, {"type": "redo"}) == count + 2
+        assert store.events(gid) == events
+        exported = store.export(gid)
+        assert exported["game"] == ruleset.key and exported["players"] == players
+        # as they were sent, the undone and restored one once, and the done of a phase that ended
+        # by itself (nobody could act in it) written back
+        rulesets.written_back(exported["events"], events)
+        again = store.import_transcript(exported)
+        assert store.get_game(again).ruleset == ruleset.key
+        assert store.seq(again) == count and store.events(again) == events
+        snapshot = store.state(gid)[1].snapshot()
+    finally:
+        store.close()
+    fresh = Store(store_target)  # another process, or a server restarted, on the same database
+    try:
+        assert fresh.get_game(gid).ruleset == ruleset.key
+        assert fresh.seq(gid) == count + 2 and fresh.events(gid) == events
+        seq, game = fresh.state(gid)
+        assert seq == count + 2 and game.ruleset.key == ruleset.key
+        assert game.snapshot() == snapshot
+        assert fresh.export(gid) == exported
+    finally:
+        fresh.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import jinja2
 import pytest
 
 from assistant.web import create_app
@@ -16,6 +17,62 @@ from tests import ASSETS_DIR
 
 PLAYERS = ["Amy", "Brian", "Crystal"]
 CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+class CompiledTemplates(jinja2.BytecodeCache):
+    """The templates compiled once for the whole test run, instead of once in every test's app
+    (Jinja keys them by name and the source's checksum).  Every app of the tests is made by
+    ``make_app``, so all have the same Jinja settings."""
+
+    def __init__(self):
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket):
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket):
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = CompiledTemplates()
+
+
+def url_builders_compiled_once() -> None:
+    """Werkzeug writes and compiles (through ``ast``) two URL builders for each route of every
+    app, and every test makes an app of its own: a fifth of the web tests' time.  All the tests'
+    apps have the same routes, so each builder is compiled once, for the first rule of its kind,
+    and shared: a builder reads the rest (its converters) from the rule it is bound to, and the key
+    holds all it is written from (the rule's text, parts and defaults).  Werkzeug's own function
+    is kept; without it the apps compile their own builders, only slower."""
+    from werkzeug.routing.rules import Rule
+
+    compile_builder = getattr(Rule, "_compile_builder", None)
+    if compile_builder is None or getattr(compile_builder, "shared", False):
+        return
+    builders = {}
+
+    def shared(rule, *args, **kwargs):
+        defaults = tuple(sorted((rule.defaults or {}).items(), key=repr))
+        key = (
+            type(rule),
+            rule.rule,
+            rule.subdomain,
+            rule.host,
+            tuple(rule._trace),
+            defaults,
+            args,
+            tuple(kwargs.items()),
+        )
+        if key not in builders:
+            builders[key] = compile_builder(rule, *args, **kwargs)
+        return builders[key]
+
+    shared.shared = True
+    Rule._compile_builder = shared
+
+
+url_builders_compiled_once()
 
 
 def make_app(db_path, **extra):
@@ -28,7 +85,9 @@ def make_app(db_path, **extra):
         "ASSETS_DIR": ASSETS_DIR,
     }
     config.update(extra)
-    return create_app(config)
+    app = create_app(config)
+    app.jinja_env.bytecode_cache = COMPILED
+    return app
 
 
 @pytest.fixture
@@ -51,17 +110,16 @@ def store(app):
 class Table:
     def __init__(self, client):
         self.client = client
-        self._csrf = None
+        self._csrf: dict[str | None, str] = {}
 
     def csrf(self, gid: str | None = None) -> str:
         """The session's CSRF token as the pages hand it out: a game's own for posts to that game
-        (a token is bound to its game), the home pages' otherwise."""
-        if gid is not None:
-            return CSRF_RE.search(self.client.get(f"/games/{gid}/v/more").text).group(1)
-        if self._csrf is None:
-            page = self.client.get("/games/new")
-            self._csrf = CSRF_RE.search(page.text).group(1)
-        return self._csrf
+        (a token is bound to its game), the home pages' otherwise; each fetched once (a token
+        holds for the session)."""
+        if gid not in self._csrf:
+            page = self.client.get("/games/new" if gid is None else f"/games/{gid}/v/more")
+            self._csrf[gid] = CSRF_RE.search(page.text).group(1)
+        return self._csrf[gid]
 
     def new_game(self, players=PLAYERS, **extra) -> str:
         data = {"csrf_token": self.csrf(), "name": list(players), **extra}

@@ -68,10 +68,10 @@ def _fail(err: hc.HelperError):
 # ------------------------------------------------------------------ rules
 @bp.get("/rules")
 def rules():
-    """The rules of a game's ruleset (``game=<gid>``), of a ruleset (``ruleset=<key>``), else of Stars."""
+    """The rules of a game's ruleset (``game=<gid>``), of a ruleset (``ruleset=<key>``), else of the default's."""
     gid = request.args.get("game") or ""
     back = None
-    ruleset = registry.STARS
+    ruleset = registry.get(registry.DEFAULT)
     key = request.args.get("ruleset")
     if gid and get_store().game_exists(gid):
         back = url_for("table.page", gid=gid)
@@ -81,7 +81,8 @@ def rules():
             ruleset = registry.get(key)
         except RuleError as err:
             abort(404, description=err.message)
-    return render_template("rules.html", groups=hc.rules_groups(ruleset), back=back, ruleset=ruleset)
+    heading = "Rules" if ruleset.key == registry.DEFAULT else f"Rules of {ruleset.title}"  # the default's: just "Rules"
+    return render_template("rules.html", groups=hc.rules_groups(ruleset), back=back, ruleset=ruleset, heading=heading)
 
 
 # ------------------------------------------------------------------ helpers
