@@ -324,7 +324,13 @@ def main(
     os.environ[ENV_DB] = database if dburl.is_postgres(database) else os.path.abspath(database)
     child = ["serve", "--child", "--host", s.host, "--port", str(s.port), "--workers", str(s.workers)]
     child += ["--threads", str(s.threads), "--db", os.environ[ENV_DB]]
-    return supervisor.supervise(child, database, app.instance_path, bool(db))
+    # This process holds the whole app (about 60 MB) that it needs no more: it becomes the supervisor
+    # afresh, the same process (its pid, what stops it), holding only the supervisor (supervisor.py).
+    os.environ[supervisor.ENV_PLAN] = supervisor.plan(child, database, app.instance_path, bool(db))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, "-m", "assistant", "serve", "--supervise"])
+    return 2  # not reached
 
 
 def run_child(host, port, db, workers, threads) -> int:
