@@ -48,7 +48,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
     store = db.init_app(app)  # the store (web/db.py): the database checked, then opened
     secret.configure(app)
-    app.wsgi_app = FastPoll(app.wsgi_app, store)  # the poll's 204 without Flask
+    app.wsgi_app = app.extensions["rss_poll"] = FastPoll(app.wsgi_app, store)  # the poll's 204 without Flask
     app.extensions["rss_rendered"] = RenderedCache()
     costly.init_app(app)  # costly work takes turns, its results kept (issue 26)
 

@@ -162,10 +162,11 @@ def worker_app():
     _exit_with_parent()
     wsgi, app = served_app(os.environ.get(ENV_DB) or None)
     threads = int(os.environ.get("RSS_THREADS") or THREADS)
+    poll = app.extensions["rss_poll"]  # the poll's 204, answered by the front itself
     if not streams_on():
-        return BufferedBodies(wsgi, threads, MAX_BODY)
+        return BufferedBodies(wsgi, threads, MAX_BODY, poll=poll)
     app.config["LIVE_STREAMS"] = True  # the pages open the game's event stream (assistant/web/stream.py)
-    return BufferedBodies(wsgi, threads, MAX_BODY, app.extensions["rss_store"])
+    return BufferedBodies(wsgi, threads, MAX_BODY, app.extensions["rss_store"], poll=poll)
 
 
 def streams_on() -> bool:
