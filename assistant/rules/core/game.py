@@ -347,9 +347,9 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         """Run automatic steps until a decision, a reveal or the end of the game is due."""
         started = self.turn
         while not self.game_over and not self.pending_reveals:
+            deadline.check()  # a request's work stops at its deadline (core/deadline.py), loop or no loop
             if self._waiting():
                 return
-            deadline.check()  # a request's work stops at its deadline (core/deadline.py), loop or no loop
             if self.turn - started >= self.IDLE_TURNS_LIMIT:
                 raise RuleError(
                     f"Nobody can act in {self.IDLE_TURNS_LIMIT} turns in a row from here (turn {started} to "
