@@ -18,7 +18,7 @@ import threading
 import psycopg
 import psycopg.rows
 from psycopg import errors as pgerrors
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 MIGRATIONS_TABLE = "rss_migrations"
 NOTIFY_CHANNEL = "rss_live"  # the streams' waker LISTENs on it (assistant/web/stream.py)
@@ -88,6 +88,8 @@ class PostgresTables:
     """The SQL of the PostgreSQL store (the game logic is in assistant.store)."""
 
     kind = "postgresql"
+    # the driver's errors that mean the database server cannot be reached (the app answers 503)
+    unreachable = (psycopg.Error, PoolTimeout)
 
     def __init__(self, url: str):
         self.url = url

@@ -44,6 +44,7 @@ def file_ident(path: str) -> str | None:
 
 class SQLiteTables:
     kind = "sqlite"
+    unreachable = ()  # a file is never out of reach (its own errors: sqlite3.DatabaseError)
 
     def __init__(self, path: str):
         self.path = str(path)
