@@ -10,7 +10,7 @@ again. The longest outage is then the wait plus a start: about 5 s. Ctrl-C or SI
 supervisor and the server together; the server also ends if the supervisor is killed (kill -9).
 
 ``serve`` sets up the database with the whole app loaded, then becomes the supervisor in the same
-process (``exec``: same pid) holding only this module and the database check: about 13 MB instead
+process (``exec``: same pid) holding only this module and the database check: about 17 MB instead
 of the app's 75 (``serve --supervise`` loads this file without ``assistant.web``'s package, the app).
 The plan (the server's arguments, the database) comes in the environment (``ENV_PLAN``).
 """
