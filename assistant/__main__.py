@@ -21,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     serve.add_argument("--threads", type=int, default=None, help="threads per worker (default 4, or $RSS_THREADS)")
     serve.add_argument("--child", action="store_true", help=argparse.SUPPRESS)  # the supervised server itself
+    serve.add_argument("--supervise", action="store_true", help=argparse.SUPPRESS)  # serve, once set up
 
     check = sub.add_parser("check-db", help="check the database file's integrity (exit code 0: whole)")
     check.add_argument("--db", default=None, help="SQLite file or postgresql:// URL (default: the one serve uses)")
@@ -66,6 +67,8 @@ def _run(args) -> int:
             dburl.check(args.db)
 
         return check_main(["--db", args.db] if args.db else [])
+    if args.supervise:
+        return _supervisor().run_plan()
     if args.child:
         from assistant.serve.server import run_child
 
@@ -73,6 +76,15 @@ def _run(args) -> int:
     from assistant.serve.server import main as serve_main
 
     return serve_main(host=args.host, port=args.port, db=args.db, workers=args.workers, threads=args.threads)
+
+
+def _supervisor():
+    """``assistant/serve/supervisor.py``: it imports nothing of the Flask app (about 40 MB) nor of the
+    store or the rules engine, which the supervisor never uses (``assistant.serve`` and
+    ``assistant.store`` import their modules on first use)."""
+    from assistant.serve import supervisor
+
+    return supervisor
 
 
 if __name__ == "__main__":

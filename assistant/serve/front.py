@@ -15,6 +15,9 @@ A request's own deadline (issue 26, ``deadlines.py``): once a thread has taken i
 ``RSS_REQUEST_SECONDS`` (10 s) to answer, and the front answers 503 (with Retry-After) a moment
 later if it has not, whatever the thread is stuck in; a request that waited as long for a free
 thread is answered 503 too and never runs.
+
+The live-sync poll's "nothing new", nearly every request a server gets, is answered here before
+anything else (``poll.FastPoll.answer``): no environ, no middleware, no thread.
 """
 
 from __future__ import annotations
@@ -47,9 +50,10 @@ def body_deadline(length: int) -> float:
 class BufferedBodies:
     """An RSGI app in front of a WSGI app: bodies buffered on the event loop, the app on threads."""
 
-    def __init__(self, wsgi, threads: int, max_body: int, store=None):
+    def __init__(self, wsgi, threads: int, max_body: int, store=None, poll=None):
         self.wsgi = wsgi
         self.max_body = max_body
+        self.poll = poll  # the poll's fast answer (poll.FastPoll), given before any WSGI request is made
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rss-app")
         self.overdue = 0  # threads still running a request answered 503 at its deadline
         # the games' event streams, on this loop (assistant/serve/stream.py); None: no streams
@@ -59,6 +63,13 @@ class BufferedBodies:
         """One request: its body read here (408 past the deadline, 413 too large), then the app."""
         if scope.proto != "http":
             return
+        if self.poll is not None and scope.method == "GET" and scope.path.endswith(POLL_SUFFIX):
+            head = scope.headers
+            if "content-length" not in head and "transfer-encoding" not in head:
+                answer = self.poll.answer(scope.path, scope.query_string, head.get("host") or "")
+                if answer is not None:
+                    protocol.response_bytes(*answer)
+                    return
         gid = stream.game_of(scope.path) if self.streams is not None and scope.method == "GET" else None
         if gid is not None:
             await self.streams.serve(scope, protocol, gid)

@@ -6,6 +6,8 @@ Every phone polls ``GET /games/<id>/version?seq=N`` once a second, and nearly ev
 lookup and one primary-key query.  Anything else (a new seq, an unknown game, an odd query) goes
 to the Flask view, which stays the one definition of the route; the headers of the fast 204 are
 those of the view's own 204 (learned from the first one, per process), without the cookie.
+Under granian the front asks ``answer`` first, on the worker's event loop, before any WSGI request
+is made (``front.py``): a poll then costs no environ, no middleware and no thread.
 The route's contract this relies on: for a query of just ``seq=N``, the answer is 204 exactly
 when the game exists and N is its current seq.
 """
@@ -18,6 +20,7 @@ import threading
 import time
 from urllib.parse import parse_qsl
 
+from assistant.serve.hosts import valid_host
 from assistant.store import Store
 
 log = logging.getLogger("assistant.serve.poll")
@@ -26,6 +29,8 @@ PROBLEM = "The table's server has a problem with its database; the games are kep
 PATH = re.compile(r"^/games/([A-Za-z0-9_-]{1,64})/version$")
 # not copied from the view's 204: they belong to one answer (or to the session)
 PER_ANSWER = {"set-cookie", "vary", "date", "x-rss-seq", "content-length", "content-type"}
+STATUS = {204: "204 No Content", 503: "503 Service Unavailable"}
+KNOWN_HOSTS = 64  # Host headers remembered as valid or not (the phones of a server send one or two)
 
 
 class FastPoll:
@@ -34,27 +39,55 @@ class FastPoll:
         self._headers: list[tuple[str, str]] | None = None
         self._lock = threading.Lock()
         self._logged = -LOG_EVERY  # when a database error under the polls was last logged
+        self._hosts: dict[str, bool] = {}  # Host header -> valid (hosts.py), for the front's answers
 
     def __call__(self, environ, start_response):
         match = PATH.match(environ.get("PATH_INFO", "")) if environ.get("REQUEST_METHOD") == "GET" else None
         if match is None:
             return self.wsgi_app(environ, start_response)
-        gid = match.group(1)
         if self._headers is None:
             return self.wsgi_app(environ, self._learn(start_response))
-        seen = _seq_param(environ.get("QUERY_STRING", ""))
+        answer = self._quick(match.group(1), environ.get("QUERY_STRING", ""))
+        if answer is None:
+            return self.wsgi_app(environ, start_response)
+        status, headers, body = answer
+        start_response(STATUS[status], headers)
+        return [body] if body else []
+
+    def answer(self, path: str, query: str, host: str) -> tuple[int, list[tuple[str, str]], bytes] | None:
+        """The poll's answer straight from the front, with no WSGI request at all (``front.py``, on
+        the worker's event loop): (status, headers, body), or None when the app answers (any other
+        request, a new seq, a Host the app refuses, the view's headers not learned yet)."""
+        match = PATH.match(path) if self._headers is not None else None
+        if match is None or (host and not self._host_ok(host)):
+            return None
+        return self._quick(match.group(1), query)
+
+    def _host_ok(self, host: str) -> bool:
+        """``valid_host`` (what ``HostCheck`` asks), remembered for the few Host headers a server's
+        phones send."""
+        known = self._hosts.get(host)
+        if known is None:
+            known = valid_host(host.strip())
+            if len(self._hosts) < KNOWN_HOSTS:
+                self._hosts[host] = known
+        return known
+
+    def _quick(self, gid: str, query: str) -> tuple[int, list[tuple[str, str]], bytes] | None:
+        """204 when the query is just ``seq=N`` and N is the game's current seq; 503 when the
+        database fails; None otherwise (the view answers)."""
+        seen = _seq_param(query)
         try:
             if seen is None or not self.store.game_exists(gid):
-                return self.wsgi_app(environ, start_response)
+                return None
             current = self.store.seq(gid)
         except Exception as err:  # noqa: BLE001 - any database error: a short 503, said once a minute
-            return self._problem(err, start_response)
+            return self._problem(err)
         if seen != current:
-            return self.wsgi_app(environ, start_response)
-        start_response("204 No Content", [*self._headers, ("X-RSS-Seq", str(current))])
-        return []
+            return None
+        return 204, [*self._headers, ("X-RSS-Seq", str(current))], b""
 
-    def _problem(self, err: Exception, start_response):
+    def _problem(self, err: Exception) -> tuple[int, list[tuple[str, str]], bytes]:
         """The database failed under a poll: every phone polls once a second, so the answer is a
         short 503 (the phones say "the table's server has a problem") and the log gets one line a
         minute, not one per poll per phone."""
@@ -66,11 +99,12 @@ class FastPoll:
         if not quiet:
             log.error("database error under the live-sync polls (said once a minute): %s: %s", type(err).__name__, err)
         body = PROBLEM.encode()
-        start_response(
-            "503 Service Unavailable",
-            [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body))), ("Retry-After", "5")],
-        )
-        return [body]
+        headers = [
+            ("Content-Type", "text/plain; charset=utf-8"),
+            ("Content-Length", str(len(body))),
+            ("Retry-After", "5"),
+        ]
+        return 503, headers, body
 
     def _learn(self, start_response):
         def learning(status, headers, exc_info=None):

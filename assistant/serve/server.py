@@ -152,7 +152,8 @@ class WholeBody:
 def below_flask(app):
     """What answers before Flask, in the app's own WSGI stack: a malformed Host is a 400 before
     Flask binds its URLs (hosts.py), the poll's "nothing new" is a 204 without Flask (poll.py)."""
-    app.wsgi_app = HostCheck(FastPoll(app.wsgi_app, app.extensions["rss_store"]))
+    app.wsgi_app = app.extensions["rss_poll"] = FastPoll(app.wsgi_app, app.extensions["rss_store"])
+    app.wsgi_app = HostCheck(app.wsgi_app)
     return app
 
 
@@ -178,10 +179,11 @@ def worker_app():
     _exit_with_parent()
     wsgi, app = served_app(os.environ.get(ENV_DB) or None)
     threads = int(os.environ.get("RSS_THREADS") or THREADS)
+    poll = app.extensions["rss_poll"]  # the poll's 204, answered by the front itself
     if not streams_on():
-        return BufferedBodies(wsgi, threads, MAX_BODY)
+        return BufferedBodies(wsgi, threads, MAX_BODY, poll=poll)
     app.config["LIVE_STREAMS"] = True  # the pages open the game's event stream (assistant/serve/stream.py)
-    return BufferedBodies(wsgi, threads, MAX_BODY, app.extensions["rss_store"])
+    return BufferedBodies(wsgi, threads, MAX_BODY, app.extensions["rss_store"], poll=poll)
 
 
 def streams_on() -> bool:
@@ -340,7 +342,13 @@ def main(
     os.environ[ENV_DB] = backend.where(database)
     child = ["serve", "--child", "--host", s.host, "--port", str(s.port), "--workers", str(s.workers)]
     child += ["--threads", str(s.threads), "--db", os.environ[ENV_DB]]
-    return supervisor.supervise(child, database, app.instance_path, bool(db))
+    # This process holds the whole app (about 60 MB) that it needs no more: it becomes the supervisor
+    # afresh, the same process (its pid, what stops it), holding only the supervisor (supervisor.py).
+    os.environ[supervisor.ENV_PLAN] = supervisor.plan(child, database, app.instance_path, bool(db))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, [sys.executable, "-m", "assistant", "serve", "--supervise"])
+    return 2  # not reached
 
 
 def run_child(host, port, db, workers, threads) -> int:

@@ -8,10 +8,17 @@ workers), and when that stops by itself it says why, waits a moment (0.5, 1, 2, 
 0.5 s once the server has run for a minute), checks the database again as at start, and starts it
 again. The longest outage is then the wait plus a start: about 5 s. Ctrl-C or SIGTERM stop the
 supervisor and the server together; the server also ends if the supervisor is killed (kill -9).
+
+``serve`` sets up the database with the whole app loaded, then becomes the supervisor in the same
+process (``exec``: same pid) holding only this module and the database check: about 17 MB instead
+of the app's 75 (``serve --supervise`` loads this file without ``assistant.web``'s package, the app).
+The plan (the server's arguments, the database) comes in the environment (``ENV_PLAN``).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import signal
 import subprocess
 import sys
@@ -21,6 +28,24 @@ from assistant.store import dbcheck
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0)  # seconds before the 1st, 2nd, 3rd and later restarts in a row
 STABLE_SECONDS = 60  # a server that ran this long counts as well again: the next wait is the first
+
+
+ENV_PLAN = "RSS_SUPERVISE"
+
+
+def plan(argv: list[str], database: str, instance_path: str | None, named: bool) -> str:
+    """What ``serve --supervise`` runs (``run_plan``), as the environment carries it."""
+    return json.dumps({"argv": argv, "database": database, "instance_path": instance_path, "named": named})
+
+
+def run_plan() -> int:
+    """``serve --supervise``: supervise the server the plan in the environment names."""
+    text = os.environ.pop(ENV_PLAN, None)
+    if not text:
+        print("serve --supervise is started by serve itself.", file=sys.stderr)
+        return 2
+    given = json.loads(text)
+    return supervise(given["argv"], given["database"], given["instance_path"], given["named"])
 
 
 def wait_before(restarts_in_a_row: int) -> float:

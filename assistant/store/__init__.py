@@ -5,54 +5,53 @@ checks (``dbcheck.py``) and copies (``copydb.py``), and the players' names (``na
 
 The log itself is read in ``assistant/log/``; the store keeps rows and a cache of timelines."""
 
-from assistant.store.errors import (
-    Damaged,
-    DatabaseDamaged,
-    DatabaseUnavailable,
-    ImportRefused,
-    NotFound,
-    Refused,
-    Stale,
-    StoreError,
-    Unreplayable,
-)
-from assistant.store.store import (
-    AMEND,
-    GO_BACK,
-    REDO,
-    STORE_EVENTS,
-    UNDO,
-    GameInfo,
-    Row,
-    Store,
-    check_token,
-    effective_events,
-    new_game_id,
-    normalise_event,
-    tables_for,
-)
+import importlib
 
-__all__ = [
-    "AMEND",
-    "GO_BACK",
-    "REDO",
-    "STORE_EVENTS",
-    "UNDO",
-    "DatabaseDamaged",
-    "DatabaseUnavailable",
-    "Damaged",
-    "GameInfo",
-    "ImportRefused",
-    "NotFound",
-    "Refused",
-    "Row",
-    "Stale",
-    "Store",
-    "StoreError",
-    "Unreplayable",
-    "check_token",
-    "effective_events",
-    "new_game_id",
-    "normalise_event",
-    "tables_for",
-]
+# The names the package offers, and the module each lives in.  Imported on first use (PEP 562), so
+# that a light module of the package (dburl, dbcheck: the supervisor's) does not load the store and
+# the rules engine with it.
+_WHERE = {
+    **dict.fromkeys(
+        (
+            "DatabaseDamaged",
+            "DatabaseUnavailable",
+            "Damaged",
+            "ImportRefused",
+            "NotFound",
+            "Refused",
+            "Stale",
+            "StoreError",
+            "Unreplayable",
+        ),
+        "assistant.store.errors",
+    ),
+    **dict.fromkeys(
+        (
+            "AMEND",
+            "GO_BACK",
+            "REDO",
+            "STORE_EVENTS",
+            "UNDO",
+            "GameInfo",
+            "Row",
+            "Store",
+            "check_token",
+            "effective_events",
+            "new_game_id",
+            "normalise_event",
+            "tables_for",
+        ),
+        "assistant.store.store",
+    ),
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'assistant.store' has no attribute {name!r}")
+    value = getattr(importlib.import_module(where), name)
+    globals()[name] = value
+    return value

@@ -106,3 +106,38 @@ def test_keep_alive_patch_is_applied_once():
     server.keep_alive_without_body(Task)
     assert Task.build_response_header is patched and patched.keeps_alive_without_body
     assert not getattr(WSGITask.build_response_header, "keeps_alive_without_body", False)
+
+
+def test_the_front_answers_a_poll_as_the_app_would(server_factory):
+    """The front answers the poll's "nothing new" itself, before any WSGI request (poll.FastPoll.answer):
+    the same 204 with the same headers every time, and a poll the app refuses (a malformed Host, a
+    400) stays refused however many polls came before it."""
+    srv = server_factory()
+    gid = import_game(Http(srv.base), TRANSCRIPT)
+    close = b"Connection: close\r\n"
+    answers = set()
+    for _ in range(20):  # new connections: both workers learn the view's 204, then answer it themselves
+        status, data = _raw(
+            srv.port, f"GET /games/{gid}/version?seq=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n".encode() + close + b"\r\n"
+        )
+        head = data.split(b"\r\n\r\n", 1)[0].lower().split(b"\r\n")[1:]
+        answers.add(
+            (
+                status,
+                tuple(
+                    sorted(line.split(b":", 1)[0] for line in head if not line.startswith((b"date", b"content-type")))
+                ),
+            )
+        )
+        assert status == 204 and b"x-rss-seq: 0" in data.lower(), data[:300]
+    assert len(answers) == 1, answers  # the front's answer and the view's are the same (a 204 has no content)
+    for host in (b"a..b", b"x:99999", b"[::zz]"):
+        status, data = _raw(
+            srv.port,
+            f"GET /games/{gid}/version?seq=0 HTTP/1.1\r\n".encode() + b"Host: " + host + b"\r\n" + close + b"\r\n",
+        )
+        assert status == 400, (host, data[:300])
+    assert (
+        _raw(srv.port, f"GET /games/{gid}/version?seq=1 HTTP/1.1\r\nHost: x\r\n".encode() + close + b"\r\n")[0] == 200
+    )
+    assert _raw(srv.port, b"GET /games/nothing-here/version?seq=0 HTTP/1.1\r\nHost: x\r\n" + close + b"\r\n")[0] == 404

@@ -290,7 +290,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         if not isinstance(kind, str) or kind not in self.EVENT_TYPES:
             raise RuleError(f"Unknown event type {kind!r}.")
         try:
-            as_entered = events.stored_form(event)
+            as_entered = events.as_stored(event)
         except TypeError as err:  # a field of the wrong type
             raise RuleError(str(err)) from None
         if kind == "done" and event.get("phase") in self.auto_ended:
