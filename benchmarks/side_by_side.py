@@ -37,12 +37,16 @@ DEFAULT_TRANSCRIPT = ROOT.parent / "shared" / "conformance" / "games" / "83092.j
 LOAD_ARGS = ["--tables", "200", "--refresh", "page", "--event-every", "20"]
 
 # The replay child: reads one line per turn, replays once, answers the seconds it took.  It uses
-# only what both old and new checkouts have (assistant.cli.replay.new_game, assistant.rules.RuleError).
+# only what both old and new checkouts have (new_game, from assistant/cli/replay.py or, before the
+# house was grouped by role, assistant/replay.py; assistant.rules.RuleError).
 CHILD = r"""
 import json, sys, time
 root, path = sys.argv[1], sys.argv[2]
 sys.path.insert(0, root)
-from assistant.cli.replay import new_game
+try:
+    from assistant.cli.replay import new_game
+except ImportError:  # a checkout from before assistant/cli/
+    from assistant.replay import new_game
 from assistant.rules import RuleError
 data = json.load(open(path, encoding="utf-8"))
 events = [e for e in data["events"] if e.get("type") != "expect"]
