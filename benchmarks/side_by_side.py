@@ -16,7 +16,7 @@ by 2x from one minute to the next), so both versions are measured in turns, in t
 
 The base is a temporary git worktree of ``--base`` (removed afterwards); the other side is this
 checkout as it is on disk (uncommitted changes included), or ``--new REV`` (a second temporary
-worktree). Run it under the machine's benchmark lock (``flock /work/bench.lock python ...``).
+worktree). On a machine shared with others, run benchmarks under one lock (``flock LOCKFILE python ...``).
 """
 
 from __future__ import annotations
