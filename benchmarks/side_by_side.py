@@ -36,33 +36,21 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_TRANSCRIPT = ROOT.parent / "shared" / "conformance" / "games" / "83092.json"
 LOAD_ARGS = ["--tables", "200", "--refresh", "page", "--event-every", "20"]
 
-# The replay child: reads one line per turn, replays once, answers the seconds it took.  It uses
-# only what both old and new checkouts have (new_game, from assistant/cli/replay.py or, before the
-# house was grouped by role, assistant/replay.py; assistant.rules.RuleError).
+# The replay child: reads one line per turn, replays once, answers the seconds it took.  It replays
+# with its own checkout's benchmarks/replay.py (replay_once), which 7e8dd03 already had.
 CHILD = r"""
 import json, sys, time
 root, path = sys.argv[1], sys.argv[2]
 sys.path.insert(0, root)
-try:
-    from assistant.cli.replay import new_game
-except ImportError:  # a checkout from before assistant/cli/
-    from assistant.replay import new_game
-from assistant.rules import RuleError
+from benchmarks.replay import replay_once
 data = json.load(open(path, encoding="utf-8"))
 events = [e for e in data["events"] if e.get("type") != "expect"]
-def once():
-    game = new_game(data)
-    for ev in events:
-        try:
-            game.apply(ev)
-        except RuleError:
-            pass
 for _ in range(5):
-    once()
+    replay_once(data, events)
 clock = time.perf_counter
 for _ in sys.stdin:
     started = clock()
-    once()
+    replay_once(data, events)
     print(clock() - started, flush=True)
 """
 
