@@ -86,6 +86,16 @@ def _phone(browser, url, refuse_stream=False):
     return page
 
 
+def _stream_open(page) -> dict:
+    """The page's stream as the wire saw it, once it is open (its answer's head has come)."""
+    stream = next(r for r in page.wire.values() if "/stream" in r.get("url", ""))
+    deadline = time.time() + 10
+    while not stream.get("got") and time.time() < deadline:
+        page.wait_for_timeout(50)
+    assert stream.get("got"), page.wire
+    return stream
+
+
 def _post(served, gid, seq, event, token):
     status, answer = served.post_json(f"/games/{gid}/events", {"seq": seq, "token": token, "event": event})
     assert status == 200, answer
@@ -112,11 +122,7 @@ def test_a_change_shows_on_another_phone_within_250_ms_over_the_stream(served, b
     first, second = _phone(browser, url), _phone(browser, url)
     page = second
     page.wait_for_function("() => !!document.getElementById('live')")
-    stream = next(r for r in page.wire.values() if "/stream" in r.get("url", ""))
-    deadline = time.time() + 10
-    while not stream.get("got") and time.time() < deadline:  # the stream is open
-        page.wait_for_timeout(50)
-    assert stream.get("got"), page.wire
+    stream = _stream_open(page)
     took = _changes(served, gid, page, STREAM_MS)
     ms = [1000 * t for _, t in took]
     print("stream: post sent -> region on the second phone's screen (ms):", [round(x) for x in ms])
@@ -242,11 +248,7 @@ def test_a_silent_stream_shows_the_notice_after_two_missed_beats_and_the_phone_f
     url = f"{served.base}/games/{gid}"
     page = _phone(browser, url)
     page.wait_for_function("() => !!document.getElementById('live')")
-    stream = next(r for r in page.wire.values() if "/stream" in r.get("url", ""))
-    deadline = time.time() + 10
-    while not stream.get("got") and time.time() < deadline:  # the stream is open
-        page.wait_for_timeout(50)
-    assert stream.get("got"), page.wire
+    _stream_open(page)
     page.evaluate(NOTICE_AT)
     asleep = [served.proc.pid, master(served.proc.pid), *workers(served.proc.pid)]
     assert None not in asleep and len(asleep) >= 3, asleep
@@ -277,11 +279,7 @@ def test_the_join_view_follows_the_seats_over_the_stream_without_polling(served,
     host = _phone(browser, None)
     url = _new_game(host, served.base, names=PLAYERS)  # the host made the game: its Play view shows the code
     _seat(host, PLAYERS[0])
-    stream = next(r for r in host.wire.values() if "/stream" in r.get("url", ""))
-    deadline = time.time() + 10
-    while not stream.get("got") and time.time() < deadline:
-        host.wait_for_timeout(50)
-    assert stream.get("got"), host.wire
+    _stream_open(host)
     host.wait_for_timeout(2500)  # longer than the join view's poll: none goes while the stream is open
     host.requests = []
     other = _phone(browser, url)
