@@ -586,6 +586,7 @@ class Store:
             return hit.game
 
     def _cache_put(self, gid: str, known: Timeline) -> None:
+        known.game.journal.pack()  # kept for long: its new entries packed (rules/core/records.py)
         with self._cache_lock:
             old = self._cache.get(gid)
             if old is not None and old.seq > known.seq:

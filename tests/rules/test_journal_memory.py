@@ -1,12 +1,14 @@
 """A server holds the journals of a thousand games; Python's garbage collector looks at every dict
 and list it holds in each full collection.  The journal keeps its entries as tuples of plain values
-(core/records.py), which the collector stops looking at, and hands them out as dicts."""
+(core/records.py), which the collector stops looking at, and hands them out as dicts.  The engine
+appends plain dicts; whoever keeps the game packs them (the store, before caching it)."""
 
 from __future__ import annotations
 
 import gc
 
 from assistant.rules import registry
+from assistant.store import Store
 from tests.project_games import played_game
 
 
@@ -18,13 +20,38 @@ def _played(limit: int):
     return game, [event for event in data["events"] if game.apply(event)]
 
 
-def test_a_long_journal_gives_the_garbage_collector_nothing_to_look_at():
-    game, events = _played(300)
+def _tracked(journal) -> list[int]:
+    """The places of the entries the journal keeps that the garbage collector still looks at."""
     for _ in range(4):  # each collection stops looking at one more level of nested tuples
         gc.collect()
-    held = game.journal._tail  # what the journal keeps (its entries are handed out as dicts)
-    assert len(held) == len(events) > 200
-    assert [i for i, packed in enumerate(held) if gc.is_tracked(packed)] == []
+    return [i for i, kept in enumerate(journal._tail) if gc.is_tracked(kept)]
+
+
+def test_a_long_journal_once_packed_gives_the_garbage_collector_nothing_to_look_at():
+    data = played_game(limit=300)
+    game = registry.get(data["game"]).create(data["players"])
+    taken = [event for event in data["events"][:-20] if game.apply(event)]
+    assert len(game.journal._tail) == len(taken) > 200
+    assert len(_tracked(game.journal)) == len(taken)  # as the engine wrote them: dicts
+    game.journal.pack()
+    assert _tracked(game.journal) == []
+    # after more entries, packing again packs those too; every entry reads back as entered
+    taken += [event for event in data["events"][-20:] if game.apply(event)]
+    assert len(_tracked(game.journal)) > 0
+    game.journal.pack()
+    assert _tracked(game.journal) == []
+    assert [entry["event"] for entry in game.journal] == taken
+
+
+def test_a_game_the_store_keeps_is_packed(tmp_path):
+    store = Store(str(tmp_path / "games.db"))
+    data = played_game(limit=60)
+    gid = store.create_game(data["players"], ruleset=data["game"])
+    for seq, event in enumerate(data["events"]):
+        store.append(gid, seq, event)
+    kept = store.timeline(gid).game  # the store's own copy, from its cache
+    assert len(kept.journal) > 50 and _tracked(kept.journal) == []
+    store.close()
 
 
 def test_the_entries_read_back_as_entered():

@@ -287,7 +287,8 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         if not isinstance(event, dict):
             raise RuleError("An event must be an object with a type.")
         kind = event.get("type")
-        if not isinstance(kind, str) or kind not in self.EVENT_TYPES:
+        handler = self._HANDLERS.get(kind) if type(kind) is str else None
+        if handler is None:
             raise RuleError(f"Unknown event type {kind!r}.")
         try:
             as_entered = events.as_stored(event)
@@ -307,17 +308,16 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         self._moves = []
         self._written = as_entered = [as_entered]
         try:
-            text = getattr(self, "_ev_" + kind)(event)
+            text = getattr(self, handler)(event)
         except RuleError as err:
             if err.rule is None:
                 err.rule = self._rule_for(kind, event)
             raise
         self.auto_ended = []
         self._advance()
-        # An entry is never changed: plain values in tuples, which Python's garbage collector stops
-        # looking at (a server holds the journals of a thousand games: a full collection over their
-        # lists took most of a second).  ``written`` is kept only where the transcript writes the
-        # event otherwise than as entered (``entry_written``).
+        # An entry is never changed (the journal packs it for whoever keeps the game: core/records.py).
+        # ``written`` is kept only where the transcript writes the event otherwise than as entered
+        # (``entry_written``).
         entry = {"event": event, "text": text, "auto": tuple(self._auto), "moves": tuple(self._moves)}
         if self._written is not as_entered:  # a new dict: forks share it
             self.rewritten = {**self.rewritten, len(self.journal): self._written}
@@ -349,9 +349,11 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
 
     def _advance(self) -> None:
         """Run automatic steps until a decision, a reveal or the end of the game is due."""
+        # A request's work stops at its deadline (core/deadline.py): looked at once per event, since
+        # this loop runs at most IDLE_TURNS_LIMIT turns.
+        deadline.check()
         started = self.turn
         while not self.game_over and not self.pending_reveals:
-            deadline.check()  # a request's work stops at its deadline (core/deadline.py), loop or no loop
             if self._waiting():
                 return
             if self.turn - started >= self.IDLE_TURNS_LIMIT:
@@ -380,15 +382,32 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         "ipo": "_skip_impossible_ipos",
     }
 
+    # The names above per phase number, worked out once per game class (``__init_subclass__``): the
+    # flow runs them at every step of every replay.  Index 0 is unused (phases count from 1).
+    _STEPS_OF: tuple[str | None, ...] = (None,)  # the phase's automatic steps (AUTOMATIC_STEPS)
+    _FINISH_OF: tuple[str | None, ...] = (None,)  # ``_finish_<kind>``, where the class has one
+    _START_OF: tuple[str | None, ...] = (None,)  # ``_start_<kind>``
+    _HANDLERS: dict[str, str] = {}  # event type -> its handler, ``_ev_<type>``
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        kinds = (None, *cls.PHASES)
+        cls._STEPS_OF = tuple(kind and cls.AUTOMATIC_STEPS.get(kind) for kind in kinds)
+        cls._FINISH_OF = tuple(
+            kind and (f"_finish_{kind}" if hasattr(cls, f"_finish_{kind}") else None) for kind in kinds
+        )
+        cls._START_OF = tuple(kind and f"_start_{kind}" for kind in kinds)
+        cls._HANDLERS = {kind: "_ev_" + kind for kind in cls.EVENT_TYPES}
+
     def _waiting(self) -> bool:
         """Run the current phase's automatic steps; True when a decision is awaited."""
-        steps = self.AUTOMATIC_STEPS.get(self.phase_kind)
-        return bool(steps) and getattr(self, steps)()
+        steps = self._STEPS_OF[self.phase]
+        return steps is not None and getattr(self, steps)()
 
     def _end_phase(self) -> None:
-        finish = getattr(self, f"_finish_{self.phase_kind}", None)
-        if finish:
-            finish()
+        finish = self._FINISH_OF[self.phase]
+        if finish is not None:
+            getattr(self, finish)()
         if self.on_phase_end:
             self.on_phase_end(self)
         if self.phase == len(self.PHASES):
@@ -396,7 +415,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             self.phase = 1
         else:
             self.phase += 1
-        getattr(self, f"_start_{self.phase_kind}")()
+        getattr(self, self._START_OF[self.phase])()
 
     # ------------------------------------------------------------------ the deck
     def top_color(self) -> str | None:

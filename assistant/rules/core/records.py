@@ -7,10 +7,12 @@ journal as it was saved, or at least its first ``base`` entries), on first need 
 history, the charts, the correction of an old entry), once, and shared by every fork of that game.
 The export does not need them: ``Game.transcript_events(head)`` writes them from the log's events.
 
-The entries held are kept packed: tuples of plain values (``_pack``), handed out as dicts.  Python's
+The entries a game keeps are packed: tuples of plain values (``_pack``), handed out as dicts.  Python's
 garbage collector looks at every dict and list it could free, and a server holds the journals of a
 thousand games: a full collection over their entries' dicts took most of a second, in which no table
-got an answer.  A tuple of plain values it stops looking at.
+got an answer.  A tuple of plain values it stops looking at.  An entry is appended as the engine
+writes it and packed by ``pack()``, which whoever keeps the game calls (the store, before it caches
+a game): a replay that keeps nothing (a preview, a walk, the command line) packs nothing.
 """
 
 from __future__ import annotations
@@ -55,7 +57,10 @@ def _pack(entry) -> tuple:
     )
 
 
-def _unpack(packed: tuple) -> dict:
+def _unpack(packed) -> dict:
+    """An entry as a new dict (whoever gets it may change it: the journal's own is not touched)."""
+    if type(packed) is dict:  # not packed yet
+        packed = _pack(packed)
     event, text, auto, moves, written = packed
     out = {"event": dict(event), "text": text, "auto": auto, "moves": moves}
     if written is not None:
@@ -69,11 +74,22 @@ class Journal(Sequence):
     __slots__ = ("_head", "_tail")
 
     def __init__(self, entries=(), base: int = 0, load: Callable[[], list[dict]] | None = None):
-        self._tail: list[tuple] = [_pack(e) for e in entries]  # packed (module docstring)
+        self._tail: list = [_pack(e) for e in entries]  # packed (module docstring), new ones appended as dicts
         self._head = _Head(base, load) if base else None
 
     def append(self, entry: dict) -> None:
-        self._tail.append(_pack(entry))
+        """One more entry, as the engine wrote it (never changed afterwards); packed by ``pack``."""
+        self._tail.append(entry)
+
+    def pack(self) -> None:
+        """Pack the entries appended since the last ``pack`` (module docstring): the latest ones, since
+        all before them are packed.  The list is a new one: a fork's journal may share the old."""
+        tail = self._tail
+        loose = len(tail)
+        while loose and type(tail[loose - 1]) is not tuple:
+            loose -= 1
+        if loose < len(tail):
+            self._tail = tail[:loose] + [_pack(e) for e in tail[loose:]]
 
     @property
     def base(self) -> int:
@@ -92,7 +108,7 @@ class Journal(Sequence):
 
     def held_events(self) -> list[dict]:
         """The events of the entries held, as entered (without unpacking the rest of each entry)."""
-        return [dict(packed[0]) for packed in self._tail]
+        return [dict(p[0]) if type(p) is tuple else dict(p["event"]) for p in self._tail]
 
     def set_loader(self, load: Callable[[], list[dict]]) -> None:
         if self._head is not None:
@@ -101,7 +117,7 @@ class Journal(Sequence):
     def copy(self) -> Journal:
         """A journal to go on from: the held entries in a new list, the fetched head shared."""
         out = Journal()
-        out._tail, out._head = list(self._tail), self._head  # packed already
+        out._tail, out._head = list(self._tail), self._head  # the entries shared: never changed
         return out
 
     def latest(self, count: int) -> Journal:
