@@ -92,14 +92,12 @@ class BufferedBodies:
                 return
             except Exception:  # the client went away
                 return
-        environ = _environ(scope, headers, body)
-        if scope.method == "GET" and scope.path.endswith(POLL_SUFFIX):
-            status, out_headers, chunks = _run(self.wsgi, environ)
-        else:
-            answer = await self._on_a_thread(environ)
-            if answer is None:
-                return _reply(protocol, 503, OVERDUE, [("retry-after", str(RETRY_AFTER))])
-            status, out_headers, chunks = answer
+        # everything else on one of the app's threads, the polls the fast answer left (a new seq) too:
+        # Flask on this loop would hold every other request of the worker meanwhile
+        answer = await self._on_a_thread(_environ(scope, headers, body))
+        if answer is None:
+            return _reply(protocol, 503, OVERDUE, [("retry-after", str(RETRY_AFTER))])
+        status, out_headers, chunks = answer
         protocol.response_bytes(status, out_headers, b"".join(chunks))
 
     async def _on_a_thread(self, environ):
