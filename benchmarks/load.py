@@ -56,6 +56,7 @@ except ImportError:
     from backports import zstd
 
 ROOT = Path(__file__).resolve().parent.parent
+SERVER_ROOT: Path | None = None  # --server-root: another checkout's server under this client model
 DEFAULT_TRANSCRIPT = ROOT.parent / "shared" / "conformance" / "games" / "83092.json"
 # the components whose hx-trigger is "rss-changed from:body": what a page re-fetches after a change
 COMPONENTS = (
@@ -628,6 +629,7 @@ class Sim:
         await asyncio.sleep(max(0.0, warm - time.monotonic()))
         if at_start is not None:
             at_start()
+        print(f"measuring for {args.seconds:g} s", file=sys.stderr, flush=True)  # a profiler may start now
         self.stats.recording = True
         cpu0, own0 = self.cpu(), time.process_time()
         await asyncio.sleep(max(0.0, deadline - time.monotonic()))
@@ -892,7 +894,8 @@ def free_port() -> int:
 class ServerProcess:
     def __init__(self, workdir: Path, nice: int = 0, workers: int | None = None, threads=None, server=None, db=None):
         self.port = free_port()
-        env = dict(os.environ, RSS_SECRET_KEY="load-test", PYTHONPATH=str(ROOT), RSS_INSTANCE=str(workdir / "inst"))
+        root = str(SERVER_ROOT or ROOT)  # the checkout whose server is measured (--server-root)
+        env = dict(os.environ, RSS_SECRET_KEY="load-test", PYTHONPATH=root, RSS_INSTANCE=str(workdir / "inst"))
         env["RSS_CREATE_LIMIT"] = "1000000/600"  # every simulated table is made from this one address
         if server:
             env["RSS_SERVER"] = server
@@ -1085,8 +1088,15 @@ def main(argv=None) -> int:
         help="niceness of the server and the load generator (negative needs root): on a shared "
         "machine, to measure the app rather than the neighbours",
     )
+    ap.add_argument(
+        "--server-root",
+        type=Path,
+        help="the checkout whose server is started (default: this one): two versions measured under "
+        "one client model (benchmarks/side_by_side.py --same-client)",
+    )
     ARGS = args = ap.parse_args(argv)
-    global OPEN_FILES
+    global OPEN_FILES, SERVER_ROOT
+    SERVER_ROOT = args.server_root
     if args.event_every is None:
         args.event_every = 20.0 if args.push else 5.0
     if args.push:  # each phone: its stream and a connection for requests

@@ -10,9 +10,16 @@ by 2x from one minute to the next), so both versions are measured in turns, in t
 * ``--what load``: ``benchmarks/load.py`` of each checkout in turns (base, new, base, new, ...;
   ``--rounds``) with the issue's arguments (``--tables 200 --refresh page --event-every 20``, or
   whatever follows ``--``), each round's server CPU, memory and p99 side by side, then the
-  median per side.
+  median per side.  ``--same-client``: both servers under the new side's ``load.py`` (its
+  ``--server-root``), so that a change of the client model is not taken for one of the server.
 * ``--what long_log``: ``benchmarks/long_log.py`` of each checkout in turns, each line's median
   per side (the base must have that script).
+* ``--what instructions``: the machine instructions one replay of the transcript takes on each
+  side, counted by valgrind's callgrind (``apt-get install valgrind``): a count that does not
+  depend on what else the machine runs, so that a few per cent can be told apart.  Hash
+  randomisation is off (``PYTHONHASHSEED=0``) so that a run counts the same each time; the count is
+  the difference between a child that replays ``--runs`` times (default 10 here) and one that
+  replays once, divided by the difference.
 
 The base is a temporary git worktree of ``--base`` (removed afterwards); the other side is this
 checkout as it is on disk (uncommitted changes included), or ``--new REV`` (a second temporary
@@ -26,6 +33,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -130,15 +138,58 @@ def replay(sides: dict[str, Path], runs: int, transcript: str) -> None:
     )
 
 
+# -- instructions --------------------------------------------------------------------------------
+COUNTING_CHILD = r"""
+import json, sys
+root, path, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sys.path.insert(0, root)
+from benchmarks.replay import replay_once
+data = json.load(open(path, encoding="utf-8"))
+events = [e for e in data["events"] if e.get("type") != "expect"]
+for _ in range(runs):
+    replay_once(data, events)
+"""
+
+
+def counted(root: Path, transcript: str, runs: int) -> int:
+    """Machine instructions (callgrind's ``Collected``) of a child replaying ``runs`` times."""
+    out = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+         os.path.realpath(sys.executable), "-c", COUNTING_CHILD, str(root), transcript, str(runs)],
+        cwd=root, env={**env_for(root), "PYTHONHASHSEED": "0"}, capture_output=True, text=True,
+    )  # fmt: skip
+    found = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
+    if out.returncode or not found:
+        raise SystemExit(f"callgrind failed on {root}:\n{out.stderr[-2000:]}")
+    return int(found[1])
+
+
+def instructions(sides: dict[str, Path], runs: int, transcript: str) -> None:
+    if not shutil.which("valgrind"):
+        raise SystemExit("--what instructions needs valgrind (apt-get install valgrind)")
+    print(f"machine instructions per replay of {Path(transcript).name} (callgrind, {runs} replays less 1):")
+    counts = {}
+    for name, root in sides.items():
+        counts[name] = (counted(root, transcript, runs) - counted(root, transcript, 1)) / (runs - 1)
+        print(f"  {name:<28} {counts[name] / 1e6:8.2f} M", flush=True)
+    base, new = sides
+    print(f"  {new} / {base}: {counts[new] / counts[base]:.3f}")
+
+
 # -- load ----------------------------------------------------------------------------------------
 LOAD_FIGURES = (("CPU %", "cpu"), ("memory MB", "mem"), ("p99 ms", "p99"), ("p50 ms", "p50"), ("req/s", "rps"))
 
 
-def load_once(root: Path, extra: list[str], transcript: str) -> dict:
+def load_once(root: Path, extra: list[str], transcript: str, client: Path | None = None) -> dict:
+    """One run of ``load.py`` against ``root``'s server: with ``root``'s own load.py, or with the
+    one of ``client`` (``--same-client``: one client model, ``load.py --server-root``)."""
     # the transcript named for both: a temporary worktree has no ../shared of its own
     more = [] if "--transcript" in extra else ["--transcript", transcript]
-    cmd = [sys.executable, str(root / "benchmarks" / "load.py"), *extra, *more, "--json"]
-    out = subprocess.run(cmd, cwd=root, env=env_for(root), capture_output=True, text=True)
+    if client is not None:
+        more += ["--server-root", str(root)]
+    script = (client or root) / "benchmarks" / "load.py"
+    cmd = [sys.executable, str(script), *extra, *more, "--json"]
+    out = subprocess.run(cmd, cwd=client or root, env=env_for(root), capture_output=True, text=True)
     lines = [line for line in out.stdout.splitlines() if line.startswith("{")]
     if out.returncode or not lines:
         raise SystemExit(f"{' '.join(cmd)} failed:\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}")
@@ -154,15 +205,17 @@ def load_once(root: Path, extra: list[str], transcript: str) -> dict:
     }
 
 
-def load(sides: dict[str, Path], rounds: int, extra: list[str], transcript: str) -> None:
+def load(sides: dict[str, Path], rounds: int, extra: list[str], transcript: str, same_client: bool = False) -> None:
     names = list(sides)
+    client = sides[names[-1]] if same_client else None
     results: dict[str, list[dict]] = {name: [] for name in names}
-    print(f"benchmarks/load.py {' '.join(extra)}, {rounds} rounds, the two in turns:")
+    model = " (the new side's load.py for both: --same-client)" if same_client else ""
+    print(f"benchmarks/load.py {' '.join(extra)}, {rounds} rounds, the two in turns{model}:")
     head = "".join(f"{label:>11}" for label, _ in LOAD_FIGURES)
     print(f"  {'round':<6}{'side':<28}{head}")
     for r in range(rounds):
         for name in names if r % 2 == 0 else names[::-1]:
-            fig = load_once(sides[name], extra, transcript)
+            fig = load_once(sides[name], extra, transcript, client)
             results[name].append(fig)
             cells = "".join(f"{fig[key]:>11.1f}" for _, key in LOAD_FIGURES)
             note = f"  ({fig['unexpected']} unexpected answers)" if fig["unexpected"] else ""
@@ -223,17 +276,27 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", required=True, help="the version to compare with (a commit, tag or branch)")
     ap.add_argument("--new", help="the other version (default: this checkout as it is on disk)")
-    ap.add_argument("--what", choices=("replay", "load", "long_log"), default="replay")
-    ap.add_argument("--runs", type=int, default=300, help="replay: replays per side")
+    ap.add_argument("--what", choices=("replay", "load", "long_log", "instructions"), default="replay")
+    ap.add_argument("--runs", type=int, help="replay: replays per side (default 300); instructions: 10")
     ap.add_argument("--rounds", type=int, help="load and long_log: runs per side (default 3)")
-    ap.add_argument("--transcript", default=str(DEFAULT_TRANSCRIPT), help="replay and load: the transcript")
+    ap.add_argument(
+        "--transcript", default=str(DEFAULT_TRANSCRIPT), help="replay, instructions and load: the transcript"
+    )
+    ap.add_argument(
+        "--same-client",
+        action="store_true",
+        help="load: both servers under the new side's load.py (one client model); by default each "
+        "side runs its own, which may simulate the page differently",
+    )
     args = ap.parse_args(argv)
     with checkout(args.base) as base_root, checkout(args.new) as new_root:
         sides = {f"base {describe(base_root)}": base_root, f"new {describe(new_root)}": new_root}
         if args.what == "replay":
-            replay(sides, args.runs, args.transcript)
+            replay(sides, args.runs or 300, args.transcript)
+        elif args.what == "instructions":
+            instructions(sides, max(2, args.runs or 10), args.transcript)
         elif args.what == "load":
-            load(sides, args.rounds or 3, extra or LOAD_ARGS, args.transcript)
+            load(sides, args.rounds or 3, extra or LOAD_ARGS, args.transcript, args.same_client)
         else:
             long_log(sides, args.rounds or 3, extra)
     return 0
