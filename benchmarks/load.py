@@ -352,6 +352,8 @@ class Stats:
     def __init__(self):
         self.lat: dict[str, list[float]] = defaultdict(list)
         self.unexpected: dict[str, int] = defaultdict(int)
+        # phones that stopped (a page that did not open, in the warm-up or later): fewer phones, less load
+        self.dropped: dict[str, int] = defaultdict(int)
         self.recording = False
 
     def add(self, kind: str, seconds: float):
@@ -453,6 +455,7 @@ class Table:
         stats.add("page", time.perf_counter() - t0)
         if status != 200:
             stats.bad(f"page {status}")
+            stats.dropped[f"page {status}"] += 1  # counted in the warm-up too: this phone stops here
             return
         pending: set[asyncio.Task] = set()
 
@@ -665,7 +668,12 @@ class Sim:
         for ps in phones.values():
             for p in ps:
                 p.close()
-        return {"kinds": self.stats.report(args.seconds), "unexpected": dict(self.stats.unexpected), "machine": machine}
+        return {
+            "kinds": self.stats.report(args.seconds),
+            "unexpected": dict(self.stats.unexpected),
+            "dropped": dict(self.stats.dropped),
+            "machine": machine,
+        }
 
 
 # -- --push: phones holding the game's event stream (issue 28) -------------------------------------
@@ -1024,6 +1032,8 @@ def print_report(tables: int, result: dict) -> None:
             print(f"  region fetched after a message: {rb['mean']:.0f} B on the wire on average, {rb['max']} B at most")
     if unexpected:
         print(f"  unexpected answers: {dict(unexpected)}")
+    if result.get("dropped"):
+        print(f"  phones that stopped (their page did not open, the warm-up included): {result['dropped']}")
     sys.stdout.flush()
 
 

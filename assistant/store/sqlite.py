@@ -11,13 +11,31 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 import threading
-
-import sqlite_utils
-from sqlite_utils import Migrations
 
 from assistant.store import dbcheck, schema
 from assistant.store.errors import ADVICE, DatabaseDamaged, DatabaseUnavailable, translating
+
+
+def _without_array_libraries():
+    """sqlite-utils imports numpy and pandas where they are installed, only to store their values,
+    which this program never has: numpy alone is 13.6 MB of every server process.  They are kept
+    out while it is imported (``np`` and ``pd`` stay None in it), and importable again afterwards."""
+    kept_out = [name for name in ("numpy", "pandas") if name not in sys.modules]
+    for name in kept_out:
+        sys.modules[name] = None  # an import of it raises ImportError
+    try:
+        import sqlite_utils
+    finally:
+        for name in kept_out:
+            if sys.modules.get(name, False) is None:
+                del sys.modules[name]
+    return sqlite_utils
+
+
+sqlite_utils = _without_array_libraries()
+Migrations = sqlite_utils.Migrations
 
 SYNCHRONOUS = "FULL"
 ENV_IDENT = "RSS_DB_IDENT"  # the file the server started on ("device:inode"), for its workers
