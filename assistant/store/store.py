@@ -355,6 +355,7 @@ class Store:
                 journal = replay(self, info, [r.event for r in self.rows(info.id, 0, seq)], written=0)[0].game.journal
             except Unplayable as err:
                 raise Unreplayable(err.message) from err
+            journal.pack()  # kept for long (rules/core/records.py)
         with self._cache_lock:
             self._heads[key] = journal
             self._heads.move_to_end(key)

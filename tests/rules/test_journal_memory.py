@@ -63,3 +63,18 @@ def test_the_entries_read_back_as_entered():
     fork = game.fork()
     assert list(fork.journal) == list(game.journal)
     assert fork.journal[-1] == game.journal[len(game.journal) - 1]
+
+
+def test_the_older_entries_a_restored_game_fetches_are_kept_packed(tmp_path):
+    path = str(tmp_path / "games.db")
+    first = Store(path, save_every=20)  # an import saves a state every 20 rows: the next store starts from one
+    gid = first.import_transcript(played_game(limit=90))
+    first.close()
+    store = Store(path, save_every=20)  # another worker: no cache, the game restored from its latest saved state
+    game = store.timeline(gid).game
+    assert game.journal.base > 0  # it holds only its latest entries
+    entries = list(game.journal)  # the Log's full history: the older ones fetched (journal_at)
+    assert len(entries) == len(game.journal) > 80
+    heads = list(store._heads.values())  # what the store keeps of them
+    assert heads and all(_tracked(journal) == [] for journal in heads)
+    store.close()
