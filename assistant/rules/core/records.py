@@ -59,13 +59,20 @@ def _pack(entry) -> tuple:
 
 def _unpack(packed) -> dict:
     """An entry as a new dict (whoever gets it may change it: the journal's own is not touched)."""
-    if type(packed) is dict:  # not packed yet
-        packed = _pack(packed)
+    if type(packed) is dict:  # not packed yet: as the engine wrote it
+        event, text, auto, moves = packed["event"], packed["text"], packed["auto"], packed["moves"]
+        out = {"event": dict(event), "text": text, "auto": tuple(auto), "moves": tuple(moves)}
+        if "written" in packed:
+            out["written"] = tuple(dict(e) for e in packed["written"])
+        return out
     event, text, auto, moves, written = packed
     out = {"event": dict(event), "text": text, "auto": auto, "moves": moves}
     if written is not None:
         out["written"] = tuple(dict(e) for e in written)
     return out
+
+
+LOOSE = 512  # entries appended before a journal packs them by itself (a game's page replays fewer)
 
 
 class Journal(Sequence):
@@ -78,8 +85,13 @@ class Journal(Sequence):
         self._head = _Head(base, load) if base else None
 
     def append(self, entry: dict) -> None:
-        """One more entry, as the engine wrote it (never changed afterwards); packed by ``pack``."""
-        self._tail.append(entry)
+        """One more entry, as the engine wrote it (never changed afterwards); packed by ``pack``, and
+        every ``LOOSE`` entries here: a long replay (an export's check, a 20,000-row log) never holds
+        more than that many for the garbage collector to look at again and again."""
+        tail = self._tail
+        tail.append(entry)
+        if len(tail) % LOOSE == 0:
+            self.pack()
 
     def pack(self) -> None:
         """Pack the entries appended since the last ``pack`` (module docstring): the latest ones, since
