@@ -21,7 +21,9 @@ print(json.dumps({"loaded": loaded, "np": sqlite_utils.db.np is None, "numpy": n
 """
 
 
-@pytest.mark.skipif(importlib.util.find_spec("numpy") is None, reason="numpy is not installed here: nothing to keep out")
+@pytest.mark.skipif(
+    importlib.util.find_spec("numpy") is None, reason="numpy is not installed here: nothing to keep out"
+)
 def test_a_server_process_loads_no_numpy_and_numpy_stays_importable():
     out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
