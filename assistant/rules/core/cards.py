@@ -66,7 +66,7 @@ class CardSet:
     adjustment_tables: Mapping | None = None
     game_types: Mapping[str, tuple[str, ...]] | None = None  # game type -> colours in its deck (classic)
 
-    def __deepcopy__(self, memo):  # immutable: games copied for previews share it
+    def __deepcopy__(self, memo):  # immutable: shared by a deep copy of a game (Game._copy never copies it)
         return self
 
     # -- derived lookups (worked out once per card set: the engine asks for them on every draw)

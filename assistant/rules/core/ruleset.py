@@ -38,7 +38,7 @@ class Ruleset:
     engine: type = field(repr=False)  # the game class (a subclass of core.game.Game)
     words: Mapping[str, str] = field(default_factory=dict, repr=False)  # its own words (core/vocabulary.py)
 
-    def __deepcopy__(self, memo):  # immutable: games copied for previews share it
+    def __deepcopy__(self, memo):  # immutable: shared by a deep copy of a game (Game._copy never copies it)
         return self
 
     # -- creating games -------------------------------------------------------------
