@@ -241,10 +241,8 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
 
         The records only ever grow and their entries are never changed, so the copy gets a new
         journal holding the same entries (copying every journal entry is ten times slower late in a
-        game).  This game is never touched."""
-        return self._copy(
-            journal=self.journal.copy(), rewritten=self.rewritten
-        )  # ``rewritten``: never changed in place
+        game), and shares ``rewritten``, never changed in place.  This game is never touched."""
+        return self._copy(journal=self.journal.copy(), rewritten=self.rewritten)
 
     # What a copy does not copy: the ruleset and its parts (shared by every game of it, never
     # changed), the records (given by ``clone`` and ``fork``), the position resumed from (never
