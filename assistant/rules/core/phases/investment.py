@@ -18,12 +18,6 @@ class Auction:
         self.bidders = bidders  # players still in, in player order starting with the starter
         self.current = 1 % len(bidders)  # index in bidders of the player to bid next
 
-    def __deepcopy__(self, memo):
-        a = Auction.__new__(Auction)
-        a.company, a.high, a.high_bidder, a.starter = self.company, self.high, self.high_bidder, self.starter
-        a.bidders, a.current = list(self.bidders), self.current
-        return a
-
 
 class InvestmentMixin:
     # ------------------------------------------------------------------ phase 1
