@@ -330,9 +330,6 @@ class PageModel:
         at = min(at, len(rest))
         self.elements = rest[:at] + new + rest[at:]
 
-    def poller(self) -> HxElement | None:
-        return next((e for e in self.elements if e.every is not None), None)
-
     def listeners(self, event: str, source: HxElement) -> list[HxElement]:
         return [e for e in self.elements if any(ev == event and (body or e is source) for ev, body in e.events)]
 
@@ -458,25 +455,46 @@ class Table:
             stats.dropped[f"page {status}"] += 1  # counted in the warm-up too: this phone stops here
             return
         pending: set[asyncio.Task] = set()
+        polling: list[HxElement] = []  # the pollers in the page whose timers run (htmx: one per element)
 
         def fetch_all(elements, source=None):
             for element in elements:
                 task = asyncio.ensure_future(self.hx_fetch(phone, page, element, "refresh", fetch_all))
                 pending.add(task)
                 task.add_done_callback(pending.discard)
+            start_pollers()
+
+        def in_page(element: HxElement) -> bool:
+            return any(e is element for e in page.elements)
+
+        def start_pollers():
+            # htmx starts an element's "every" timer when the element enters the page, and a timer
+            # whose element has been swapped out never fires again; every poller of the page runs
+            polling[:] = [e for e in polling if in_page(e)]
+            for element in page.elements:
+                if element.every is not None and not any(e is element for e in polling):
+                    polling.append(element)
+                    task = asyncio.ensure_future(poll(element))
+                    pending.add(task)
+                    task.add_done_callback(pending.discard)
+
+        def stopped() -> bool:
+            return time.monotonic() >= deadline or bool(stop and stop.is_set())
+
+        async def poll(element: HxElement):
+            next_at = time.monotonic() + element.every
+            while not stopped():
+                await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+                if stopped() or not in_page(element):
+                    return
+                fired = time.monotonic()
+                await self.hx_fetch(phone, page, element, "poll", fetch_all)
+                # the interval runs from each firing; a swapped-in poller has started its own timer
+                next_at = max(fired + element.every, time.monotonic())
 
         fetch_all(page.load(_decoded(headers, body)))
-        poller = page.poller()
-        next_at = time.monotonic() + (poller.every if poller else sim.args.poll)
-        while poller is not None and time.monotonic() < deadline and not (stop and stop.is_set()):
-            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
-            fired = time.monotonic()
-            swapped = await self.hx_fetch(phone, page, poller, "poll", fetch_all)
-            # htmx: the interval runs from each firing; a swapped-in poller starts its own
-            poller = page.poller()
-            if poller is None:
-                break
-            next_at = time.monotonic() + poller.every if swapped else max(fired + poller.every, time.monotonic())
+        while not stopped():
+            await asyncio.sleep(0.05 if stop is not None else max(0.0, min(1.0, deadline - time.monotonic())))
         if pending:
             await asyncio.gather(*pending, return_exceptions=True)
 

@@ -142,3 +142,49 @@ def test_simulated_phone_requests_what_chromium_requests(server_factory, browser
     assert real[0] == model[0] and real[-1] == model[-1]
     assert len(real) >= 3  # the poll that saw the change, at least one refresh, the next poll
     assert simulated.sim.stats.unexpected == {}
+
+
+
+def test_simulated_phone_runs_every_poller_of_the_page():
+    """htmx runs every element's "every" timer, not only the first one's: a page showing the join
+    view's seat poller (every 2 s) ahead of the version poller (every 1 s) polls both.  (With only
+    the first one, as the model once ran, such a phone polls the seats and never the version.)
+    A plain HTTP server serves that page here: this tests the model's reading of a page."""
+    page = (
+        b"<html><body>"
+        b'<div class="sync" hx-get="/g/seats" hx-trigger="every 2s" hx-swap="none"></div>'
+        b'<div id="sync" hx-get="/g/version" hx-trigger="every 1s" hx-swap="outerHTML"></div>'
+        b"</body></html>"
+    )
+    asked: list[str] = []
+
+    async def answer(reader, writer):
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                path = head.split(b" ", 2)[1].decode()
+                asked.append(path)
+                status, body = (b"200 OK", page) if path == "/games/x" else (b"204 No Content", b"")
+                writer.write(b"HTTP/1.1 %s\r\nContent-Length: %d\r\n\r\n%s" % (status, len(body), body))
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            writer.close()
+
+    async def run():
+        server = await asyncio.start_server(answer, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        args = argparse.Namespace(poll=1.0, refresh="page", seconds=6, warmup=0)
+        table = load.Table(load.Sim(args, "127.0.0.1", port, {"events": []}), 0)
+        table.gid = "x"
+        phone = load.Phone("127.0.0.1", port)
+        try:  # the phone opens the page within its first second, then polls until the deadline
+            await table.page_phone(phone, time.monotonic() + 6)
+        finally:
+            phone.close()
+            server.close()
+
+    asyncio.run(run())
+    assert asked[0] == "/games/x", asked
+    # at least 5 s of polling: the version poller fires every second, the seats poller every two
+    assert asked.count("/g/version") >= 4, asked
+    assert asked.count("/g/seats") >= 2, asked
