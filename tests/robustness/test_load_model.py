@@ -144,7 +144,6 @@ def test_simulated_phone_requests_what_chromium_requests(server_factory, browser
     assert simulated.sim.stats.unexpected == {}
 
 
-
 def test_simulated_phone_runs_every_poller_of_the_page():
     """htmx runs every element's "every" timer, not only the first one's: a page showing the join
     view's seat poller (every 2 s) ahead of the version poller (every 1 s) polls both.  (With only
