@@ -7,7 +7,7 @@ import os
 from flask import Flask
 
 from assistant.log import saved
-from assistant.web import assets, costly, csrf, db, deadlines, errors, headers, secret, templating
+from assistant.web import assets, costly, csrf, db, deadlines, decision_groups, errors, headers, secret, templating
 from assistant.web.db import get_store  # noqa: F401 - the views' way to the store (web/db.py)
 from assistant.web.paths import STATIC, TEMPLATES
 from assistant.web.rendered import RenderedCache
@@ -64,6 +64,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(share.bp)  # a final result as an image, text and a printable page
     csrf.init_app(app)
     templating.init_app(app)
+    decision_groups.init_app(app)  # the action panel's groups, rendered once for the table
     assets.init_app(app)  # hashed static files (WhiteNoise) and compressed responses
     headers.init_app(app)
     errors.init_app(app)

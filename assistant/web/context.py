@@ -301,7 +301,10 @@ class TableView(SeatsView, TabletopView, AcquisitionView):
                 mine.append(group)
             else:
                 others.setdefault(group.actor, []).append(group)
-        return {"mine": mine, "table": table, "others": others}
+        # the panel's first closing (in the order shown) carries the one "Who must close?" link
+        shown = [*mine, *table, *(g for groups in others.values() for g in groups)]
+        close_link = next((f for g in shown for f in g.forms if f.hidden.get("type") == "close"), None)
+        return {"mine": mine, "table": table, "others": others, "close_link": close_link}
 
     @property
     def has_decisions(self) -> bool:

@@ -1,6 +1,12 @@
 """Components that look the same on every phone are rendered once per game and seq."""
 
+import re
+
+from assistant.web.decision_groups import CSRF_HERE, TOKEN_HERE
 from assistant.web.views.table import SHARED
+
+FORM = re.compile(r"<form\b[^>]*>(.*?)</form>", re.DOTALL)
+FIELD = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
 
 
 def test_shared_components_are_rendered_once_for_all_phones(app, table):
@@ -96,3 +102,41 @@ def test_a_render_that_fails_leaves_the_others_to_render_for_themselves():
     t.join(5)
     waiter.join(5)
     assert answer == ["ok"]
+
+
+def _seated(app, gid, player):
+    phone = app.test_client()
+    assert phone.post(f"/games/{gid}/seat", data={"player": player, "csrf_token": _csrf(phone, gid)}).status_code == 303
+    return phone
+
+
+def test_decision_groups_are_rendered_once_for_the_table_each_phone_with_its_own_tokens(app, table):
+    """Three seated phones fetch their Play region after the same change.  Each decision group is
+    rendered once per way it looks ("mine" or not), and every phone's forms carry that phone's
+    CSRF token and a token of their own: a form taken from the third phone's region is accepted."""
+    gid = table.started_game()
+    cache = app.extensions["rss_rendered"]
+    phones = {name: _seated(app, gid, name) for name in ("Amy", "Brian", "Crystal")}
+    renders, before = cache.renders, set(cache._items)
+    regions = {name: phone.get(f"/games/{gid}/r/play", headers={"HX-Request": "true"}).text for name, phone in phones.items()}
+    groups = [key for key in cache._items if key[2] == "decision-group"]
+    assert groups, "the regions have decisions"
+    # rendered once per way it looks: a group shows on all three phones, "mine" on at most one
+    assert len(groups) <= 2 * len({key[3:6] for key in groups})
+    assert cache.renders - renders == len(set(cache._items) - before)  # nothing rendered twice
+    # Amy decides first: her phone shows the group as hers, the others' do not
+    assert 'class="group mine"' in regions["Amy"]
+    assert 'class="group mine"' not in regions["Brian"] + regions["Crystal"]
+    tokens = []
+    for name, html in regions.items():
+        assert CSRF_HERE not in html and TOKEN_HERE not in html
+        fields = [dict(FIELD.findall(form)) for form in FORM.findall(html)]
+        assert fields and all(f["csrf_token"] == _csrf(phones[name], gid) for f in fields)
+        tokens += [f["token"] for f in fields]
+    assert len(set(tokens)) == len(tokens)  # one token per form, on every phone
+    # the third phone taps the first decision of its panel: accepted (its CSRF token is its own)
+    form = FORM.search(regions["Crystal"]).group(0)
+    data = dict(re.findall(r'name="([^"]+)" value="([^"]*)"', form))
+    answer = phones["Crystal"].post(f"/games/{gid}/act", data=data)
+    assert answer.status_code == 303, answer.text[:500]
+    assert table.state(gid)["seq"] > int(data["seq"])

@@ -23,7 +23,7 @@ Routes (``<gid>`` a game id; unknown games are 404):
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, g, render_template, request, url_for
+from flask import Blueprint, abort, render_template, request, url_for
 from markupsafe import Markup
 
 from assistant.rules import RuleError, registry
@@ -204,8 +204,9 @@ def helper_link(v, name: str, label: str | None = None, **params) -> Markup:
 
 
 @bp.app_template_global()
-def decision_helpers(v, form, first: bool = True) -> Markup:
-    """The helpers of one form of the action panel (placed right after the form)."""
+def decision_helpers(v, form, first: bool = True, close_link: bool = False) -> Markup:
+    """The helpers of one form of the action panel (placed right after the form); ``close_link``:
+    this closing is the panel's first, which also links "Who must close?"."""
     hidden = getattr(form, "hidden", None) or {}
     kind = hidden.get("type")
     links = []
@@ -240,8 +241,7 @@ def decision_helpers(v, form, first: bool = True) -> Markup:
         )
     elif kind == "close":
         links.append(("closing", "What if?", {"company": hidden.get("company")}))
-        if not getattr(g, "rss_must_close_link", False):  # once per action panel
-            g.rss_must_close_link = True
+        if close_link:  # once per action panel
             links.append(("closing", "Who must close?", {}))
     if not links:
         return Markup("")
