@@ -96,7 +96,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"INSTANCE_PATH": folder, "DATABASE": f"{folder}/region.sqlite3"})
         one_change(app, data, cuts[0], 2, None)  # warm up: templates compiled, caches filled
-        print(f"{Path(args.transcript).name}: the Play region per phone, {len(data['players'])} phones, {args.runs} changes per cut")
+        print(
+            f"{Path(args.transcript).name}: the Play region per phone, {len(data['players'])} phones, {args.runs} changes per cut"
+        )
         print(f"  {'cut':>5}  {'first phone ms':>16}  {'each other ms':>15}  {'all phones ms':>15}   (min / median)")
         for cut in cuts:
             first, others, together = one_change(app, data, cut, args.runs, profile)

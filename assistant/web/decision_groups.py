@@ -34,7 +34,16 @@ def decision_group(v, group, mine) -> Markup:
     holds_link = any(f is close_link for f in group.forms)
     if v.error:  # this phone's refusal, at its form
         return Markup(_render(v, group, mine, close_link))
-    key = (v.gid, v.seq, "decision-group", group.title, group.actor, tuple(f.key for f in group.forms), mine, holds_link)
+    key = (
+        v.gid,
+        v.seq,
+        "decision-group",
+        group.title,
+        group.actor,
+        tuple(f.key for f in group.forms),
+        mine,
+        holds_link,
+    )
     cache = current_app.extensions["rss_rendered"]
     html = cache.get_or_render(
         key, lambda: _render(v, group, mine, close_link, csrf_token=lambda: CSRF_HERE, new_token=lambda: TOKEN_HERE)

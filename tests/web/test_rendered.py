@@ -118,7 +118,9 @@ def test_decision_groups_are_rendered_once_for_the_table_each_phone_with_its_own
     cache = app.extensions["rss_rendered"]
     phones = {name: _seated(app, gid, name) for name in ("Amy", "Brian", "Crystal")}
     renders, before = cache.renders, set(cache._items)
-    regions = {name: phone.get(f"/games/{gid}/r/play", headers={"HX-Request": "true"}).text for name, phone in phones.items()}
+    regions = {
+        name: phone.get(f"/games/{gid}/r/play", headers={"HX-Request": "true"}).text for name, phone in phones.items()
+    }
     groups = [key for key in cache._items if key[2] == "decision-group"]
     assert groups, "the regions have decisions"
     # rendered once per way it looks: a group shows on all three phones, "mine" on at most one
