@@ -58,6 +58,8 @@ class BufferedBodies:
         self.overdue = 0  # threads still running a request answered 503 at its deadline
         # the games' event streams, on this loop (assistant/serve/stream.py); None: no streams
         self.streams = None if store is None else stream.Streams(store, self.pool)
+        if self.streams is not None and poll is not None and store.tables.kind == "sqlite":
+            poll.known = self.streams.known  # the polls answered from what the waker hears (known.py)
 
     async def __rsgi__(self, scope, protocol):
         """One request: its body read here (408 past the deadline, 413 too large), then the app."""
@@ -66,6 +68,8 @@ class BufferedBodies:
         if self.poll is not None and scope.method == "GET" and scope.path.endswith(POLL_SUFFIX):
             head = scope.headers
             if "content-length" not in head and "transfer-encoding" not in head:
+                if self.streams is not None and self.streams.loop is None:
+                    self.streams.start()  # the waker keeps the games' seqs for the polls too
                 answer = self.poll.answer(scope.path, scope.query_string, head.get("host") or "")
                 if answer is not None:
                     protocol.response_bytes(*answer)

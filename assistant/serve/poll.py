@@ -7,7 +7,8 @@ lookup and one primary-key query.  Anything else (a new seq, an unknown game, an
 to the Flask view, which stays the one definition of the route; the headers of the fast 204 are
 those of the view's own 204 (learned from the first one, per process), without the cookie.
 Under granian the front asks ``answer`` first, on the worker's event loop, before any WSGI request
-is made (``front.py``): a poll then costs no environ, no middleware and no thread.
+is made (``front.py``): a poll then costs no environ, no middleware and no thread; and, with the
+streams' waker running, no database call either (``known.py``).
 The route's contract this relies on: for a query of just ``seq=N``, the answer is 204 exactly
 when the game exists and N is its current seq.
 """
@@ -40,6 +41,9 @@ class FastPoll:
         self._lock = threading.Lock()
         self._logged = -LOG_EVERY  # when a database error under the polls was last logged
         self._hosts: dict[str, bool] = {}  # Host header -> valid (hosts.py), for the front's answers
+        # the games' seqs as the worker's stream waker heard them (known.KnownSeqs; the front sets it
+        # under granian with streams): a poll answered from it makes no database call
+        self.known = None
 
     def __call__(self, environ, start_response):
         match = PATH.match(environ.get("PATH_INFO", "")) if environ.get("REQUEST_METHOD") == "GET" else None
@@ -77,6 +81,9 @@ class FastPoll:
         """204 when the query is just ``seq=N`` and N is the game's current seq; 503 when the
         database fails; None otherwise (the view answers)."""
         seen = _seq_param(query)
+        known = self.known.get(gid) if self.known is not None and seen is not None else None
+        if known is not None:  # as the worker's waker last heard it (known.py): no database call
+            return (204, [*self._headers, ("X-RSS-Seq", str(known))], b"") if seen == known else None
         try:
             if seen is None or not self.store.game_exists(gid):
                 return None

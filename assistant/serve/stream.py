@@ -16,7 +16,9 @@ No stream queries the database.  One waker per worker process does, for all of i
 SQLite one query every ``TICK_SECONDS`` (the rows of ``events`` and ``seats`` past the largest
 rowids seen: which games changed), on PostgreSQL ``LISTEN`` on one connection of its own (outside
 the pool; the store sends ``NOTIFY`` on every append and seat change).  Every worker of every server
-has its waker, so a change made through any of them reaches every stream.
+has its waker, so a change made through any of them reaches every stream.  On SQLite the waker
+also keeps the seqs of the games polled, in the same snapshot, so that the polls are answered with
+no database call (``known.py``); it starts with the first stream or poll.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ import threading
 import time
 from functools import partial
 from urllib.parse import parse_qsl
+
+from assistant.serve.known import KnownSeqs
 
 log = logging.getLogger("assistant.serve.stream")
 PATH = re.compile(r"^/games/([A-Za-z0-9_-]{1,64})/stream$")
@@ -101,6 +105,7 @@ class Streams:
         self._beats: asyncio.Task | None = None
         self._next = 0
         self._logged = -LOG_EVERY
+        self.known = KnownSeqs()  # what the polls answer from (known.py), kept by the waker
 
     def __len__(self) -> int:
         return sum(len(b) for b in self.buckets)
@@ -108,7 +113,7 @@ class Streams:
     # -- one stream ---------------------------------------------------------------------------
     async def serve(self, scope, protocol, gid: str) -> None:
         """Answer ``GET /games/<gid>/stream``: 404 for no such game, else the stream until the phone goes."""
-        self._start()
+        self.start()
         stream = _Stream(seen_seq(scope.headers.get("last-event-id") or "", scope.query_string))
         self.games.setdefault(gid, set()).add(stream)  # before the seq is read: no change falls between
         bucket = self.buckets[self._next % BUCKETS]
@@ -168,7 +173,8 @@ class Streams:
     def watched(self) -> list[str]:
         return list(self.games)
 
-    def _start(self) -> None:
+    def start(self) -> None:
+        """Start the heartbeats and the waker (on the loop: with the first stream or poll)."""
         if self.loop is not None:
             return
         self.loop = asyncio.get_running_loop()
@@ -243,8 +249,10 @@ class SQLiteWaker(_Waker):
     def run(self) -> None:
         import sqlite3
 
+        known = self.streams.known
         marks = None
         conn = None
+        self.served = getattr(self.streams.store.tables, "ident", None)  # the file the store serves
         while True:
             try:
                 if conn is None:
@@ -256,24 +264,57 @@ class SQLiteWaker(_Waker):
                         self.catch_up(partial(_seqs, conn))
                     marks = list(fresh)
                 time.sleep(self.streams.tick)
-                rows = conn.execute(self.QUERY, marks).fetchall()
+                conn.execute("BEGIN")  # one snapshot: the changes, and the seqs of the games polls asked about
+                try:
+                    rows = conn.execute(self.QUERY, marks).fetchall()
+                    asked = known.asked()
+                    found = _found(conn, asked) if asked else []
+                finally:
+                    conn.execute("COMMIT")
                 changes = []
                 for gid, seq, rowid, seats in rows:
                     marks[seats] = max(marks[seats], rowid)
                     changes.append((gid, None if seats else seq))
                 self.tell(changes)
+                if self._same_file():
+                    known.heard(found, changes)
+                else:
+                    known.lost(for_good=True)
             except Exception as err:  # noqa: BLE001 - reopen and go on
+                known.lost()
                 self.trouble(err)
                 if conn is not None:
                     conn.close()
                 conn = None
                 time.sleep(1.0)
 
+    def _same_file(self) -> bool:
+        """The file is still the one the store serves (not deleted, not replaced by another)."""
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return False
+        ident = f"{st.st_dev}:{st.st_ino}"
+        if self.served is None:
+            self.served = ident
+        return ident == self.served
+
 
 def _read_only(path: str) -> str:
     from urllib.request import pathname2url
 
     return "file:" + pathname2url(os.path.abspath(path)) + "?mode=ro"
+
+
+def _found(conn, gids: list[str]) -> list[tuple[str, int]]:
+    """(game, seq) of those of ``gids`` that are games (a game without rows: 0)."""
+    out = []
+    for start in range(0, len(gids), 500):
+        part = gids[start : start + 500]
+        marks = ",".join("?" * len(part))
+        q = f"SELECT id, (SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = games.id) FROM games WHERE id IN ({marks})"
+        out += conn.execute(q, part).fetchall()
+    return out
 
 
 def _seqs(conn, gids: list[str]) -> list[tuple[str, int]]:

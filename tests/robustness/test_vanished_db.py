@@ -10,6 +10,7 @@ server (``python -m assistant serve``, two worker processes):
 from __future__ import annotations
 
 import shutil
+import time
 
 from .conftest import Http, Server, import_game, load_transcript
 from .test_damaged_db import serve_until_refused
@@ -22,6 +23,20 @@ def _game(client) -> tuple[str, int]:
     return gid, state["seq"]
 
 
+def _polled(base: str, gid: str, seq: int) -> None:
+    """Polls of both workers for a while: each worker's waker then knows the game's seq and answers
+    its polls without asking the database (assistant/serve/known.py)."""
+    for _ in range(12):
+        assert Http(base).request("GET", f"/games/{gid}/version?seq={seq}")[0] == 204
+        time.sleep(0.05)
+
+
+def _polls_refused(base: str, gid: str, seq: int) -> list[int]:
+    """The polls of both workers, a moment after the change (each worker's waker looks every 50 ms)."""
+    time.sleep(0.3)
+    return [Http(base).request("GET", f"/games/{gid}/version?seq={seq}")[0] for _ in range(8)]
+
+
 def test_deleting_the_database_folder_under_the_server_gives_503_and_no_acknowledged_write(tmp_path):
     folder = tmp_path / "data"
     folder.mkdir()
@@ -30,7 +45,9 @@ def test_deleting_the_database_folder_under_the_server_gives_503_and_no_acknowle
     try:
         client = Http(srv.base)
         gid, seq = _game(client)
+        _polled(srv.base, gid, seq)
         shutil.rmtree(folder)
+        assert _polls_refused(srv.base, gid, seq) == [503] * 8
         answers = []
         for _ in range(8):  # several connections of both workers
             status, body = Http(srv.base).json("POST", f"/games/{gid}/events", {"seq": seq, "event": {"type": "undo"}})
@@ -60,7 +77,9 @@ def test_replacing_the_database_file_under_the_server_gives_503(tmp_path):
         gid, seq = _game(client)
         other = tmp_path / "other.sqlite3"
         shutil.copy(db, other)
+        _polled(srv.base, gid, seq)
         other.replace(db)  # another file at the same path (a restore while the server runs)
+        assert _polls_refused(srv.base, gid, seq) == [503] * 8
         status, body = Http(srv.base).json("POST", f"/games/{gid}/events", {"seq": seq, "event": {"type": "undo"}})
         assert status == 503 and "was replaced by another file while the server ran" in body["error"]
     finally:
