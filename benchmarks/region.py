@@ -35,8 +35,9 @@ def events_of(data: dict) -> list[dict]:
     return [e for e in data["events"] if e.get("type") != "expect" and not e.get("reject")]
 
 
-def table(app, data: dict, cut: int):
-    """(game id, one test client per player with its seat taken)."""
+def table(app, data: dict, cut: int, seated: bool = True):
+    """(game id, one test client per player with its seat taken; ``seated`` False: none taken, as
+    the phones of benchmarks/load.py)."""
     header = {k: v for k, v in data.items() if k != "events"}
     host = app.test_client()
     answer = host.post("/games/import", json={**header, "events": events_of(data)[:cut]})
@@ -45,6 +46,9 @@ def table(app, data: dict, cut: int):
     phones = []
     for player in data["players"]:
         phone = app.test_client()
+        if not seated:
+            phones.append(phone)
+            continue
         page = phone.get(f"/games/{gid}").get_data(as_text=True)
         token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
         taken = phone.post(f"/games/{gid}/seat", data={"player": player, "csrf_token": token})
@@ -53,10 +57,10 @@ def table(app, data: dict, cut: int):
     return gid, phones
 
 
-def one_change(app, data, cut: int, runs: int, profile: cProfile.Profile | None):
+def one_change(app, data, cut: int, runs: int, profile: cProfile.Profile | None, seated: bool = True):
     """Render the region for every phone at seq ``cut`` .. ``cut + runs``: a new seq each time, so
     nothing of an earlier change is reused."""
-    gid, phones = table(app, data, cut)
+    gid, phones = table(app, data, cut, seated)
     events = events_of(data)
     first, others, together = [], [], []
     headers = {"HX-Request": "true", "HX-Target": "view", "HX-Current-URL": f"http://localhost/games/{gid}"}
@@ -88,6 +92,7 @@ def main(argv=None) -> int:
     ap.add_argument("--at", type=int, nargs="*", help="cut the game after these many events (default: 3 cuts)")
     ap.add_argument("--runs", type=int, default=20, help="changes per cut")
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--unseated", action="store_true", help="no phone takes a seat (as in benchmarks/load.py)")
     args = ap.parse_args(argv)
     data = json.loads(Path(args.transcript).read_text())
     n = len(events_of(data))
@@ -101,7 +106,7 @@ def main(argv=None) -> int:
         )
         print(f"  {'cut':>5}  {'first phone ms':>16}  {'each other ms':>15}  {'all phones ms':>15}   (min / median)")
         for cut in cuts:
-            first, others, together = one_change(app, data, cut, args.runs, profile)
+            first, others, together = one_change(app, data, cut, args.runs, profile, not args.unseated)
 
             def fmt(xs):
                 return f"{1000 * min(xs):6.2f} /{1000 * statistics.median(xs):6.2f}"

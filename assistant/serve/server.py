@@ -33,7 +33,7 @@ from assistant.serve.hosts import HostCheck
 from assistant.serve.poll import FastPoll
 from assistant.store import DatabaseDamaged, dburl
 from assistant.store.sqlite import ENV_IDENT
-from assistant.web import MAX_BODY, create_app, limits
+from assistant.web import MAX_BODY, create_app, limits, templating
 from assistant.web.deadlines import Deadline
 from assistant.web.lan import bound_to_loopback, lan_ip
 
@@ -165,7 +165,8 @@ def served_app(db: str | None = None, check: bool = False):
     app = create_app(config | ({"DATABASE": db} if db else {}) or None)
     app.debug = False
     below_flask(app)
-    # What the app made to start (about 50,000 objects: modules, templates, the rules' cards) lives as
+    templating.compile_all(app)  # not at first use, in the middle of a game (templating.py)
+    # What the app made to start (the compiled templates too) (about 50,000 objects: modules, templates, the rules' cards) lives as
     # long as the process: Python's garbage collector need not look at it again in every full
     # collection (about 50 ms each on this machine, in which no request is answered).
     gc.collect()

@@ -266,3 +266,29 @@ def before_events(served, gid) -> list[dict]:
     status, _, body = served.request(f"/games/{gid}/export")
     assert status == 200
     return json.loads(body)["events"]
+
+
+def test_a_worker_compiles_every_template_before_it_answers(tmp_path):
+    """A template compiled at its first use in the middle of a game (a phase's form, the final
+    scoring) took up to 0.1 s in every thread that needed it at once, and a table's six phones
+    waited.  A worker's app (``served_app``, in a process of its own as granian's worker) has
+    every template of the templates folder compiled before it answers anything."""
+    on_disk = sorted(
+        str(path.relative_to(ROOT / "templates"))
+        for path in (ROOT / "templates").rglob("*")
+        if path.suffix in (".html", ".svg")
+    )
+    assert len(on_disk) > 50
+    code = (
+        "import json, sys\n"
+        "from assistant.serve.server import served_app\n"
+        "_, app = served_app(sys.argv[1])\n"
+        "print(json.dumps(sorted(name for _, name in app.jinja_env.cache.keys())))\n"
+    )
+    env = dict(os.environ, RSS_INSTANCE=str(tmp_path / "instance"), PYTHONPATH=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "games.sqlite3")],
+        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == on_disk
