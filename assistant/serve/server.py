@@ -21,7 +21,6 @@ Settings (argument, else environment variable, else default):
 from __future__ import annotations
 
 import gc
-import importlib.util
 import os
 import sys
 import threading
@@ -247,7 +246,6 @@ def run_granian(s: Settings) -> None:
         address=s.host,
         port=s.port,
         interface=Interfaces.RSGI,  # bodies are read on the event loop, not on the app's threads
-        loop=event_loop(),
         workers=s.workers,
         backlog=BACKLOG,
         backpressure=CONNECTIONS_PER_WORKER,
@@ -256,14 +254,6 @@ def run_granian(s: Settings) -> None:
         workers_kill_timeout=SHUTDOWN_SECONDS,  # idle keep-alive phones must not hold up a stop
         log_level="warning",
     ).serve()
-
-
-def event_loop() -> str:
-    """The workers' event loop: uvloop where it is installed (a dependency, but for Windows).  The
-    front answers every poll on it (about 1,200 a second for 200 tables): under 200 tables with the
-    page's polls, asyncio's own loop spent a fifth of the workers' interpreter time in its
-    machinery; with uvloop the server's CPU went from 100% to 94% of a core (README, issue 27)."""
-    return "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
 
 
 def run_waitress(s: Settings, wsgi) -> None:
@@ -337,8 +327,7 @@ def main(
     if bound_to_loopback(s.host):
         where = "on this machine (phones cannot reach it: start with --host 0.0.0.0 to let them join)"
     print(f"Rolling Stock table assistant: open http://{shown or 'localhost'}:{s.port}/ {where}", flush=True)
-    where = f"{s.workers} worker process(es) x {s.threads} threads, event loop {event_loop()}"
-    where = where if s.server == "granian" else "one process"
+    where = f"{s.workers} worker process(es) x {s.threads} threads" if s.server == "granian" else "one process"
     print(f"Database: {app.extensions['rss_db_report'].summary()}  ({s.server}, {where})", flush=True)
     backend = dburl.backend(database)
     if backend.on_disk:

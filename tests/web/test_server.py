@@ -292,17 +292,3 @@ def test_a_worker_compiles_every_template_before_it_answers(tmp_path):
     )  # fmt: skip
     assert out.returncode == 0, out.stderr[-2000:]
     assert json.loads(out.stdout.strip().splitlines()[-1]) == on_disk
-
-
-def test_the_workers_run_their_event_loop_on_uvloop(tmp_path):
-    """The front answers every poll on the worker's event loop; uvloop's loop costs less per poll
-    than asyncio's own (README: 200 tables, 100% -> 94% of a core).  The server gives granian the
-    loop and says which at start."""
-    pytest.importorskip("uvloop")
-    proc, _port, _db, body = _start(tmp_path, "--workers", "2")
-    try:
-        assert body is not None
-    finally:
-        proc.terminate()
-        out, _ = proc.communicate(timeout=15)
-    assert "(granian, 2 worker process(es) x 4 threads, event loop uvloop)" in out, out
