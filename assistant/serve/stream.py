@@ -308,22 +308,20 @@ def _read_only(path: str) -> str:
 
 def _found(conn, gids: list[str]) -> list[tuple[str, int]]:
     """(game, seq) of those of ``gids`` that are games (a game without rows: 0)."""
-    out = []
-    for start in range(0, len(gids), 500):
-        part = gids[start : start + 500]
-        marks = ",".join("?" * len(part))
-        q = f"SELECT id, (SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = games.id) FROM games WHERE id IN ({marks})"
-        out += conn.execute(q, part).fetchall()
-    return out
+    q = "SELECT id, (SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = games.id) FROM games WHERE id IN ({})"
+    return _by_500(conn, q, gids)
 
 
 def _seqs(conn, gids: list[str]) -> list[tuple[str, int]]:
+    return _by_500(conn, "SELECT game_id, MAX(seq) FROM events WHERE game_id IN ({}) GROUP BY game_id", gids)
+
+
+def _by_500(conn, query: str, gids: list[str]) -> list[tuple]:
+    """``query``'s rows for ``gids``, 500 at a time (its ``{}`` takes the placeholders)."""
     out = []
     for start in range(0, len(gids), 500):
         part = gids[start : start + 500]
-        marks = ",".join("?" * len(part))
-        q = f"SELECT game_id, MAX(seq) FROM events WHERE game_id IN ({marks}) GROUP BY game_id"
-        out += conn.execute(q, part).fetchall()
+        out += conn.execute(query.format(",".join("?" * len(part))), part).fetchall()
     return out
 
 
