@@ -310,8 +310,12 @@ def test_closing_what_if_for_each_company_and_the_overview(client):
     gid = import_position(client, "closing")
     game = game_of("closing")
     items = [m for m in game.legal_actions() if m["type"] == "close"]
-    actions = links(client.get(f"/games/{gid}/c/actions").get_data(as_text=True))
+    panel = client.get(f"/games/{gid}/c/actions").get_data(as_text=True)
+    actions = links(panel)
     assert link(f"/games/{gid}/help/closing") in actions
+    assert len(items) > 1 and panel.count(">Who must close?<") == 1  # once per panel, at its first closing
+    second = panel.index("Yes, close", panel.index("Yes, close") + 1)
+    assert panel.index("Yes, close") < panel.index(">Who must close?<") < second
     for m in items:
         assert link(f"/games/{gid}/help/closing", company=m["company"]) in actions
         html = client.get(f"/games/{gid}/help/closing", query_string={"company": m["company"]}, headers=HX).get_data(
