@@ -33,6 +33,7 @@ from functools import partial
 from urllib.parse import parse_qsl
 
 from assistant.serve.known import KnownSeqs
+from assistant.store.sqlite import file_ident
 
 log = logging.getLogger("assistant.serve.stream")
 PATH = re.compile(r"^/games/([A-Za-z0-9_-]{1,64})/stream$")
@@ -290,11 +291,9 @@ class SQLiteWaker(_Waker):
 
     def _same_file(self) -> bool:
         """The file is still the one the store serves (not deleted, not replaced by another)."""
-        try:
-            st = os.stat(self.path)
-        except OSError:
+        ident = file_ident(self.path)
+        if ident is None:
             return False
-        ident = f"{st.st_dev}:{st.st_ino}"
         if self.served is None:
             self.served = ident
         return ident == self.served
