@@ -26,6 +26,7 @@ import asyncio
 import io
 import os
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from assistant.serve import stream
@@ -107,23 +108,28 @@ class BufferedBodies:
     async def _on_a_thread(self, environ):
         """The app's answer, from one of its threads; None when it did not come by the request's
         deadline (``RSS_REQUEST_SECONDS`` from when the thread took it, or as long waiting for one).
-        The thread cannot be stopped: it goes on, and its answer is dropped."""
+        The thread cannot be stopped: it goes on, and its answer is dropped.  When a thread takes the
+        request it only notes the time: the loop is woken once per request, by the answer."""
         loop = asyncio.get_running_loop()
-        taken = loop.create_future()
+        taken: list[float] = []  # when a thread took it (time.monotonic), set by that thread
 
         def job():
-            loop.call_soon_threadsafe(lambda: taken.done() or taken.set_result(None))
+            taken.append(time.monotonic())
             return _run(self.wsgi, environ)
 
         done = loop.run_in_executor(self.pool, job)
         seconds = request_seconds()
         try:
-            await asyncio.wait_for(asyncio.shield(taken), seconds)
-            # a moment more than the app's own deadline: its own 503 says more, when it can answer
-            return await asyncio.wait_for(asyncio.shield(done), seconds + FRONT_MARGIN)
+            return await asyncio.wait_for(asyncio.shield(done), seconds)
         except TimeoutError:
-            if done.cancel():  # still waiting for a thread: it never runs
-                return None
+            pass
+        if not taken and done.cancel():  # still waiting for a thread: it never runs
+            return None
+        # a moment more than the app's own deadline: its own 503 says more, when it can answer
+        left = taken[0] + seconds + FRONT_MARGIN - time.monotonic() if taken else FRONT_MARGIN
+        try:
+            return await asyncio.wait_for(asyncio.shield(done), max(left, 0.0))
+        except TimeoutError:
             self.overdue += 1
             done.add_done_callback(self._finished_late)
             return None

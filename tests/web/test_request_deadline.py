@@ -84,3 +84,49 @@ def test_a_postgresql_url_without_the_extra_says_which_extra_to_install(tmp_path
     assert done.returncode != 0
     assert "pip install 'rolling-stock-stars-assistant[postgresql]'" in done.stderr
     assert "Traceback" not in done.stderr and "secret" not in done.stderr
+
+
+def test_the_front_answers_for_a_silent_app_and_a_request_that_never_got_a_thread(monkeypatch):
+    """The front's own deadline (assistant/serve/front.py), on one app thread: a request the app
+    holds past RSS_REQUEST_SECONDS is answered (None: the front's 503) a moment later, its thread
+    counted as overdue until it ends; a request that waited as long for the thread is answered and
+    never runs; a request after them runs."""
+    import asyncio
+    import threading
+    import time
+
+    from assistant.serve.front import BufferedBodies
+
+    release, ran = threading.Event(), []
+
+    def wsgi(environ, start_response):
+        ran.append(environ["PATH_INFO"])
+        if environ["PATH_INFO"] == "/stuck":
+            release.wait(10)
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"ok"]
+
+    monkeypatch.setenv("RSS_REQUEST_SECONDS", "0.5")
+    front = BufferedBodies(wsgi, threads=1, max_body=1000)
+
+    def environ(path: str) -> dict:
+        return {"REQUEST_METHOD": "GET", "PATH_INFO": path, "QUERY_STRING": ""}
+
+    async def table():
+        stuck = asyncio.create_task(front._on_a_thread(environ("/stuck")))
+        await asyncio.sleep(0.1)  # the only thread has taken it
+        started = time.monotonic()
+        waiting = await front._on_a_thread(environ("/waiting"))
+        waited = time.monotonic() - started
+        held = await stuck
+        overdue = front.overdue
+        release.set()
+        await asyncio.sleep(0.3)  # the stuck request ends; the waiting one must not run then
+        return waiting, waited, held, overdue, front.overdue, await front._on_a_thread(environ("/after"))
+
+    waiting, waited, held, overdue, overdue_after, after = asyncio.run(table())
+    front.pool.shutdown()
+    assert waiting is None and 0.4 < waited < 1.5  # answered at its deadline, not later
+    assert held is None and overdue == 1 and overdue_after == 0
+    assert after == (200, [("Content-Type", "text/plain")], [b"ok"])
+    assert ran == ["/stuck", "/after"]  # the request that never got a thread never ran
