@@ -11,6 +11,12 @@ is made (``front.py``): a poll then costs no environ, no middleware and no threa
 streams' waker running, no database call either (``known.py``).
 The route's contract this relies on: for a query of just ``seq=N``, the answer is 204 exactly
 when the game exists and N is its current seq.
+
+A change: the first phone of a table whose poll sees it gets the view's answer (the new poller
+and the trigger that refreshes the page); that answer depends on the game and its new seq only,
+so it is kept, and the table's other phones polling from an older seq get it from here, without
+the app.  It is kept while the seq is the game's current one (as the waker heard it, or as the
+database says), never for a phone that names a seq the game has not reached.
 """
 
 from __future__ import annotations
@@ -30,8 +36,11 @@ PROBLEM = "The table's server has a problem with its database; the games are kep
 PATH = re.compile(r"^/games/([A-Za-z0-9_-]{1,64})/version$")
 # not copied from the view's 204: they belong to one answer (or to the session)
 PER_ANSWER = {"set-cookie", "vary", "date", "x-rss-seq", "content-length", "content-type"}
-STATUS = {204: "204 No Content", 503: "503 Service Unavailable"}
+# not kept with the view's answer to a change: they belong to the phone that asked
+PER_CLIENT = {"set-cookie", "date"}
+STATUS = {200: "200 OK", 204: "204 No Content", 503: "503 Service Unavailable"}
 KNOWN_HOSTS = 64  # Host headers remembered as valid or not (the phones of a server send one or two)
+KEPT_CHANGES = 4096  # the view's answers to a poll that saw a change, kept by (game, new seq)
 
 
 class FastPoll:
@@ -44,6 +53,8 @@ class FastPoll:
         # the games' seqs as the worker's stream waker heard them (known.KnownSeqs; the front sets it
         # under granian with streams): a poll answered from it makes no database call
         self.known = None
+        # (game, seq) -> (headers, body): the view's answer to a poll from an older seq
+        self._changed: dict[tuple[str, int], tuple[list[tuple[str, str]], bytes]] = {}
 
     def __call__(self, environ, start_response):
         match = PATH.match(environ.get("PATH_INFO", "")) if environ.get("REQUEST_METHOD") == "GET" else None
@@ -51,9 +62,12 @@ class FastPoll:
             return self.wsgi_app(environ, start_response)
         if self._headers is None:
             return self.wsgi_app(environ, self._learn(start_response))
-        answer = self._quick(match.group(1), environ.get("QUERY_STRING", ""))
+        gid, query = match.group(1), environ.get("QUERY_STRING", "")
+        answer = self._quick(gid, query)
         if answer is None:
-            return self.wsgi_app(environ, start_response)
+            if _seq_param(query) is None:
+                return self.wsgi_app(environ, start_response)
+            return self._keep(gid, environ, start_response)
         status, headers, body = answer
         start_response(STATUS[status], headers)
         return [body] if body else []
@@ -83,7 +97,9 @@ class FastPoll:
         seen = _seq_param(query)
         known = self.known.get(gid) if self.known is not None and seen is not None else None
         if known is not None:  # as the worker's waker last heard it (known.py): no database call
-            return (204, [*self._headers, ("X-RSS-Seq", str(known))], b"") if seen == known else None
+            if seen != known:
+                return self._kept(gid, seen, known)
+            return 204, [*self._headers, ("X-RSS-Seq", str(known))], b""
         try:
             if seen is None or not self.store.game_exists(gid):
                 return None
@@ -91,8 +107,38 @@ class FastPoll:
         except Exception as err:  # noqa: BLE001 - any database error: a short 503, said once a minute
             return self._problem(err)
         if seen != current:
-            return None
+            return self._kept(gid, seen, current)
         return 204, [*self._headers, ("X-RSS-Seq", str(current))], b""
+
+    def _kept(self, gid: str, seen: int, current: int) -> tuple[int, list[tuple[str, str]], bytes] | None:
+        """The view's answer at ``current`` for a phone still at an older seq, if one was kept."""
+        kept = self._changed.get((gid, current)) if seen < current else None
+        return None if kept is None else (200, kept[0], kept[1])
+
+    def _keep(self, gid: str, environ, start_response):
+        """The view answers a poll that saw a change; its 200 is kept for the table's other phones."""
+        answer: dict = {}
+
+        def keeping(status, headers, exc_info=None):
+            answer["status"], answer["headers"] = status, headers
+            return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
+
+        result = self.wsgi_app(environ, keeping)
+        headers = answer.get("headers") or []
+        names = {n.lower(): v for n, v in headers}
+        seq = names.get("x-rss-seq", "")
+        if not (answer.get("status", "").startswith("200") and seq.isdigit() and "content-encoding" not in names):
+            return result
+        try:
+            body = b"".join(result)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+        if len(self._changed) >= KEPT_CHANGES:
+            self._changed = {}
+        self._changed[(gid, int(seq))] = ([(n, v) for n, v in headers if n.lower() not in PER_CLIENT], body)
+        return [body]
 
     def _problem(self, err: Exception) -> tuple[int, list[tuple[str, str]], bytes]:
         """The database failed under a poll: every phone polls once a second, so the answer is a

@@ -80,3 +80,65 @@ def test_a_game_that_does_not_exist_is_never_known(worker):
     time.sleep(0.3)  # several ticks of the waker
     assert "no-such-game" not in streams.known.seqs
     assert poll._quick("no-such-game", "seq=0") is None
+
+
+def test_a_change_is_answered_by_the_view_once_then_to_the_tables_other_phones_from_the_poll(tmp_path):
+    """The first poll that sees a change gets the view's answer (the new poller, the trigger that
+    refreshes the page); the table's other phones, still at the old seq, get that same answer from
+    the poll itself, with no database call; never at another seq."""
+    from werkzeug.test import Client
+
+    from assistant.serve.server import below_flask
+    from tests.web.conftest import make_app
+
+    app = below_flask(make_app(tmp_path / "rss.sqlite3"))
+    store, poll = app.extensions["rss_store"], app.extensions["rss_poll"]
+    pool = ThreadPoolExecutor(max_workers=1)
+    streams = stream.Streams(store, pool)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    try:
+        loop.call_soon_threadsafe(streams.start)
+        poll.known = streams.known
+        amy = Client(app.wsgi_app)  # a phone, through the app's own WSGI stack (below Flask too)
+        gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
+        assert amy.get(f"/games/{gid}/version?seq=0").status_code == 204  # the view's 204, learned
+        assert poll.answer(f"/games/{gid}/version", "seq=0", "localhost")[0] == 204  # the waker is asked
+        assert _until(lambda: streams.known.seqs.get(gid) == 0)
+
+        def change(seq: int) -> None:
+            _, game = store.state(gid)
+            store.append(gid, seq, {"type": "reveal", "company": game.next["choices"][0]})
+            assert _until(lambda: streams.known.seqs.get(gid) == seq + 1)
+
+        change(0)
+        path = f"/games/{gid}/version"
+        assert poll.answer(path, "seq=0", "localhost") is None  # nothing kept yet: the view answers
+        first = amy.get(f"{path}?seq=0")
+        assert first.status_code == 200
+        assert first.headers["HX-Trigger"] == "rss-changed" and first.headers["X-RSS-Seq"] == "1"
+        assert f'data-seq="1" hx-get="/games/{gid}/version?seq=1"' in first.get_data(as_text=True)
+
+        statements: list[str] = []
+        store.tables._db().conn.set_trace_callback(statements.append)  # the connection a poll here uses
+        status, headers, body = poll.answer(path, "seq=0", "localhost")  # Brian's phone, still at 0
+        assert (status, body) == (200, first.get_data())
+        assert dict(headers)["HX-Trigger"] == "rss-changed" and dict(headers)["X-RSS-Seq"] == "1"
+        assert not any(name.lower() == "set-cookie" for name, _ in headers)
+        assert poll.answer(path, "seq=1", "localhost")[0] == 204
+        assert poll.answer(path, "seq=5", "localhost") is None  # a seq the game never reached: the view
+        assert statements == []
+
+        # the next change: the answer kept for seq 1 is never given for it
+        store.tables._db().conn.set_trace_callback(None)
+        change(1)
+        assert poll.answer(path, "seq=0", "localhost") is None
+        assert poll.answer(path, "seq=1", "localhost") is None
+        assert 'data-seq="2"' in amy.get(f"{path}?seq=1").get_data(as_text=True)
+        assert b'data-seq="2"' in poll.answer(path, "seq=0", "localhost")[2]
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=5)
+        pool.shutdown()
+        store.close()
