@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 import zlib
 from collections import defaultdict
@@ -417,9 +418,9 @@ class Table:
         status, _, data = await conn.request("GET", f"/games/{self.gid}/state")
         self.seq = json.loads(data)["seq"] if status == 200 else self.k
 
-    async def phone(self, conn: Phone, deadline: float):
+    async def phone(self, conn: Phone, deadline: float, j: int = 0):
         if self.sim.args.refresh == "page":
-            return await self.page_phone(conn, deadline)
+            return await self.page_phone(conn, deadline, seat=j)
         sim, stats = self.sim, self.sim.stats
         seen = self.seq
         await asyncio.sleep(self.rng.uniform(0, sim.args.poll))
@@ -440,8 +441,10 @@ class Table:
             wait = sim.args.poll - (time.perf_counter() - t0)
             await asyncio.sleep(max(0.0, wait))
 
-    async def page_phone(self, phone: Phone, deadline: float, stop: asyncio.Event | None = None):
-        """One phone with the table page open: what htmx does, read from the page itself."""
+    async def page_phone(self, phone: Phone, deadline: float, stop: asyncio.Event | None = None, seat: int = 0):
+        """One phone with the table page open: what htmx does, read from the page itself.  With
+        ``--seated``, the table's j-th phone first takes the j-th player's seat (phones past the
+        players watch), as players do when they join."""
         sim, stats = self.sim, self.sim.stats
         # phones open the page over the warm-up (not all in the same second), then poll
         await asyncio.sleep(self.rng.uniform(0, max(sim.args.poll, warmup_of(sim.args) - 2)))
@@ -450,6 +453,10 @@ class Table:
         t0 = time.perf_counter()
         status, headers, body = await phone.request("GET", path, headers={**BROWSER, **NAVIGATE})
         stats.add("page", time.perf_counter() - t0)
+        if status == 200 and getattr(sim.args, "seated", False) and seat < len(sim.header["players"]):
+            status, headers, body = await self.take_seat(
+                phone, path, sim.header["players"][seat], _decoded(headers, body)
+            )
         if status != 200:
             stats.bad(f"page {status}")
             stats.dropped[f"page {status}"] += 1  # counted in the warm-up too: this phone stops here
@@ -497,6 +504,21 @@ class Table:
             await asyncio.sleep(0.05 if stop is not None else max(0.0, min(1.0, deadline - time.monotonic())))
         if pending:
             await asyncio.gather(*pending, return_exceptions=True)
+
+    async def take_seat(self, phone: Phone, path: str, player: str, page: str):
+        """The seat form of the page sent as a browser sends it, then the page it leads to."""
+        form = re.search(
+            r'<form method="post" action="([^"]+/seat)"[^>]*>.*?name="csrf_token" value="([^"]+)"', page, re.S
+        )
+        if form is None:
+            return 0, {}, b"no seat form in the page"
+        body = f"csrf_token={form.group(2)}&player={urllib.parse.quote(player)}".encode()
+        status, headers, data = await phone.request(
+            "POST", htmllib.unescape(form.group(1)), body, "application/x-www-form-urlencoded", headers=BROWSER
+        )
+        if status != 303:
+            return status, headers, data
+        return await phone.request("GET", path, headers={**BROWSER, **NAVIGATE})
 
     async def hx_fetch(self, phone: Phone, page: PageModel, element: HxElement, kind: str, fetch_all) -> bool:
         """One htmx request of ``element``; fires the events its answer names, then swaps it in."""
@@ -676,7 +698,7 @@ class Sim:
             await t.start(phones[t.n][0])
         warm = time.monotonic() + warmup_of(args)
         deadline = warm + args.seconds
-        tasks = [t.phone(c, deadline) for t in tables for c in phones[t.n]]
+        tasks = [t.phone(c, deadline, j) for t in tables for j, c in enumerate(phones[t.n])]
         tasks += [t.enter_events(phones[t.n], deadline) for t in tables]
 
         machine = {}
@@ -777,6 +799,13 @@ class PushSim(Sim):
 
         async def hold(t, j):
             async with opening:
+                if args.seated and j < len(self.header["players"]):  # the phone's player joins first
+                    path = f"/games/{t.gid}"
+                    _, got, page = await phones[t.n][j].request("GET", path, headers={**BROWSER, **NAVIGATE})
+                    player = self.header["players"][j]
+                    status, _, _ = await t.take_seat(phones[t.n][j], path, player, _decoded(got, page))
+                    if status != 200:
+                        self.stats.dropped[f"seat {status}"] += 1
                 reader = streams[t.n][j]
                 task = asyncio.ensure_future(reader.run(f"/games/{t.gid}/stream?seq={t.seq}", on_message(t, j)))
             try:
@@ -858,6 +887,7 @@ class PushSim(Sim):
             1 for rs in streams.values() for r in rs if r.status is not None
         )
         out = {"kinds": self.stats.report(args.seconds), "unexpected": dict(self.stats.unexpected), "machine": machine}
+        out["dropped"] = dict(self.stats.dropped)
         out["push"] = _spread(push) | {"changes": len(sent), "missing": missing, "refused": refused, "no_ops": noop[0]}
         out["lag"] = _spread(lag)
         if region_bytes:
@@ -1088,6 +1118,11 @@ def main(argv=None) -> int:
         help="what a phone does: poll only (none), then fetch /state, or every component, or (page) "
         "exactly what the served table page makes htmx do (its poller, cadence and refreshes); "
         "--push: region (each phone fetches the view's region after each message, as the page does)",
+    )
+    ap.add_argument(
+        "--seated",
+        action="store_true",
+        help="each phone of a table takes a player's seat first, as players do (phones past the players watch)",
     )
     ap.add_argument("--transcript", default=str(DEFAULT_TRANSCRIPT))
     ap.add_argument("--workers", type=int, help="the server's worker processes (default: its own default)")

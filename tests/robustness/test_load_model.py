@@ -187,3 +187,62 @@ def test_simulated_phone_runs_every_poller_of_the_page():
     # at least 5 s of polling: the version poller fires every second, the seats poller every two
     assert asked.count("/g/version") >= 4, asked
     assert asked.count("/g/seats") >= 2, asked
+
+
+def test_a_seated_phone_takes_its_players_seat_with_the_pages_form():
+    """``--seated``: the table's j-th phone sends the page's seat form for the j-th player, with the
+    form's CSRF token and its cookie, as a browser does, then opens the page it is sent to."""
+    page = (
+        b'<html><body><form method="post" action="/games/x/seat" class="seats">'
+        b'<input type="hidden" name="csrf_token" value="tok.en">'
+        b'<button type="submit" name="player" value="Amy">I am Amy</button></form></body></html>'
+    )
+    asked: list[tuple[str, str, bytes]] = []
+
+    async def answer(reader, writer):
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                method, path = head.decode().split(" ", 2)[:2]
+                length = int(
+                    next(
+                        (
+                            line.split(":")[1]
+                            for line in head.decode().split("\r\n")
+                            if line.lower().startswith("content-length:")
+                        ),
+                        "0",
+                    )
+                )
+                body = await reader.readexactly(length) if length else b""
+                cookie = next((line for line in head.decode().split("\r\n") if line.lower().startswith("cookie:")), "")
+                asked.append((f"{method} {path}", cookie, body))
+                if method == "POST":
+                    reply = b"HTTP/1.1 303 See Other\r\nLocation: /games/x\r\nContent-Length: 0\r\n\r\n"
+                else:
+                    reply = b"HTTP/1.1 200 OK\r\nSet-Cookie: session=s1; Path=/\r\nContent-Length: %d\r\n\r\n%s" % (
+                        len(page),
+                        page,
+                    )
+                writer.write(reply)
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            writer.close()
+
+    async def run():
+        server = await asyncio.start_server(answer, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        args = argparse.Namespace(poll=1.0, refresh="page", seconds=1, warmup=0, seated=True)
+        table = load.Table(load.Sim(args, "127.0.0.1", port, {"events": [], "players": ["Amy", "Brian"]}), 0)
+        table.gid = "x"
+        phone = load.Phone("127.0.0.1", port)
+        try:
+            await table.page_phone(phone, time.monotonic() + 1, seat=1)
+        finally:
+            phone.close()
+            server.close()
+
+    asyncio.run(run())
+    assert [a[0] for a in asked[:3]] == ["GET /games/x", "POST /games/x/seat", "GET /games/x"], asked
+    assert asked[1][2] == b"csrf_token=tok.en&player=Brian"
+    assert "session=s1" in asked[1][1]
