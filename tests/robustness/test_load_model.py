@@ -144,6 +144,22 @@ def test_simulated_phone_requests_what_chromium_requests(server_factory, browser
     assert simulated.sim.stats.unexpected == {}
 
 
+async def _one_phone(answer, seconds: float, players: list[str] | None = None, seat: int = 0) -> None:
+    """One simulated phone of ``load.py --refresh page`` (``--seated`` when ``players`` are given)
+    at table "x" of a plain HTTP server answering with ``answer``, for ``seconds``."""
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    args = argparse.Namespace(poll=1.0, refresh="page", seconds=seconds, warmup=0, seated=players is not None)
+    table = load.Table(load.Sim(args, "127.0.0.1", port, {"events": [], "players": players or []}), 0)
+    table.gid = "x"
+    phone = load.Phone("127.0.0.1", port)
+    try:
+        await table.page_phone(phone, time.monotonic() + seconds, seat=seat)
+    finally:
+        phone.close()
+        server.close()
+
+
 def test_simulated_phone_runs_every_poller_of_the_page():
     """htmx runs every element's "every" timer, not only the first one's: a page showing the join
     view's seat poller (every 2 s) ahead of the version poller (every 1 s) polls both.  (With only
@@ -169,20 +185,8 @@ def test_simulated_phone_runs_every_poller_of_the_page():
         except (asyncio.IncompleteReadError, ConnectionError):
             writer.close()
 
-    async def run():
-        server = await asyncio.start_server(answer, "127.0.0.1", 0)
-        port = server.sockets[0].getsockname()[1]
-        args = argparse.Namespace(poll=1.0, refresh="page", seconds=6, warmup=0)
-        table = load.Table(load.Sim(args, "127.0.0.1", port, {"events": []}), 0)
-        table.gid = "x"
-        phone = load.Phone("127.0.0.1", port)
-        try:  # the phone opens the page within its first second, then polls until the deadline
-            await table.page_phone(phone, time.monotonic() + 6)
-        finally:
-            phone.close()
-            server.close()
-
-    asyncio.run(run())
+    # the phone opens the page within its first second, then polls until the deadline
+    asyncio.run(_one_phone(answer, seconds=6))
     assert asked[0] == "/games/x", asked
     # at least 5 s of polling: the version poller fires every second, the seats poller every two
     assert asked.count("/g/version") >= 4, asked
@@ -229,20 +233,7 @@ def test_a_seated_phone_takes_its_players_seat_with_the_pages_form():
         except (asyncio.IncompleteReadError, ConnectionError):
             writer.close()
 
-    async def run():
-        server = await asyncio.start_server(answer, "127.0.0.1", 0)
-        port = server.sockets[0].getsockname()[1]
-        args = argparse.Namespace(poll=1.0, refresh="page", seconds=1, warmup=0, seated=True)
-        table = load.Table(load.Sim(args, "127.0.0.1", port, {"events": [], "players": ["Amy", "Brian"]}), 0)
-        table.gid = "x"
-        phone = load.Phone("127.0.0.1", port)
-        try:
-            await table.page_phone(phone, time.monotonic() + 1, seat=1)
-        finally:
-            phone.close()
-            server.close()
-
-    asyncio.run(run())
+    asyncio.run(_one_phone(answer, seconds=1, players=["Amy", "Brian"], seat=1))
     assert [a[0] for a in asked[:3]] == ["GET /games/x", "POST /games/x/seat", "GET /games/x"], asked
     assert asked[1][2] == b"csrf_token=tok.en&player=Brian"
     assert "session=s1" in asked[1][1]
