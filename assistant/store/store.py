@@ -351,8 +351,13 @@ class Store:
         with self._cache_lock:
             journal = self._heads.get(key)
         if journal is None:
+            rows = self.rows(info.id, 0, seq)
+            if [r.seq for r in rows] != list(range(1, seq + 1)):  # a damaged file may just read fewer
+                raise Damaged(
+                    f"database disk image is malformed: rows of this game's log are missing ({len(rows)} of {seq} read)"
+                )
             try:
-                journal = replay(self, info, [r.event for r in self.rows(info.id, 0, seq)], written=0)[0].game.journal
+                journal = replay(self, info, [r.event for r in rows], written=0)[0].game.journal
             except Unplayable as err:
                 raise Unreplayable(err.message) from err
             journal.pack()  # kept for long (rules/core/records.py)

@@ -189,7 +189,7 @@ def test_damage_found_while_serving_gives_a_clear_503(tmp_path, kind):
             page_status, _, page = client.request("GET", f"/games/{gid}", headers={"Accept": "text/html"})
             json_status, body = client.json("GET", f"/games/{gid}/state")
             answers.append((page_status, json_status))
-            assert {page_status, json_status} <= {200, 503}
+            assert {page_status, json_status} <= {200, 503}, (answers, srv.output()[-4000:])
             if page_status == 503:
                 assert "database is damaged" in page.decode() and "Something went wrong" not in page.decode()
             if json_status == 503:
