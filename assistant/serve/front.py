@@ -14,7 +14,8 @@ very slow phone): a 2 MB transcript may take about four minutes.
 A request's own deadline (issue 26, ``deadlines.py``): once a thread has taken it, the app has
 ``RSS_REQUEST_SECONDS`` (10 s) to answer, and the front answers 503 (with Retry-After) a moment
 later if it has not, whatever the thread is stuck in; a request that waited as long for a free
-thread is answered 503 too and never runs.
+thread is answered 503 too and never runs. The requests take turns on the threads (``admit.py``):
+one at a time while they compute, more while the running ones wait.
 
 The live-sync poll's "nothing new", nearly every request a server gets, is answered here before
 anything else (``poll.FastPoll.answer``): no environ, no middleware, no thread.
@@ -30,6 +31,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from assistant.serve import stream
+from assistant.serve.admit import Admission
 from assistant.web.deadlines import RETRY_AFTER, request_seconds
 
 BODY_SECONDS = 15.0
@@ -56,6 +58,7 @@ class BufferedBodies:
         self.max_body = max_body
         self.poll = poll  # the poll's fast answer (poll.FastPoll), given before any WSGI request is made
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rss-app")
+        self.admission = Admission(self.pool, threads)  # the requests take turns on the threads (admit.py)
         self.overdue = 0  # threads still running a request answered 503 at its deadline
         # the games' event streams, on this loop (assistant/serve/stream.py); None: no streams
         self.streams = None if store is None else stream.Streams(store, self.pool)
@@ -110,14 +113,13 @@ class BufferedBodies:
         deadline (``RSS_REQUEST_SECONDS`` from when the thread took it, or as long waiting for one).
         The thread cannot be stopped: it goes on, and its answer is dropped.  When a thread takes the
         request it only notes the time: the loop is woken once per request, by the answer."""
-        loop = asyncio.get_running_loop()
         taken: list[float] = []  # when a thread took it (time.monotonic), set by that thread
 
         def job():
             taken.append(time.monotonic())
             return _run(self.wsgi, environ)
 
-        done = loop.run_in_executor(self.pool, job)
+        done = self.admission.submit(job)
         seconds = request_seconds()
         try:
             return await asyncio.wait_for(asyncio.shield(done), seconds)

@@ -1,0 +1,121 @@
+"""The app's requests take turns in a worker (assistant/serve/admit.py): one at a time while they
+compute, the next one let in when a running one has gone on past the grace (it waits, or it is
+costly), never more than the worker's threads, and one given up before its turn never runs.
+
+Real threads (a ThreadPoolExecutor) and a real event loop; the jobs are plain functions."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from assistant.serve.admit import Admission
+
+
+class Jobs:
+    """Jobs that note when they start and end, and how many run at once."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.now = self.most = 0
+        self.started: dict[str, float] = {}
+        self.ended: dict[str, float] = {}
+        self.order: list[str] = []
+
+    def job(self, name: str, work=lambda: time.sleep(0.02)):
+        def run():
+            with self.lock:
+                self.now += 1
+                self.most = max(self.most, self.now)
+                self.started[name] = time.monotonic()
+                self.order.append(name)
+            try:
+                work()
+                return name
+            finally:
+                with self.lock:
+                    self.now -= 1
+                    self.ended[name] = time.monotonic()
+
+        return run
+
+
+def run_with(threads: int, grace: float, table):
+    pool = ThreadPoolExecutor(max_workers=threads)
+    try:
+        return asyncio.run(table(Admission(pool, threads, grace=grace)))
+    finally:
+        pool.shutdown(wait=True)
+
+
+def test_requests_within_the_grace_run_one_at_a_time_in_the_order_they_came():
+    jobs = Jobs()
+
+    async def table(admission):
+        # five requests at once on four threads; each computes 20 ms, well within a 10 s grace
+        return await asyncio.gather(*(admission.submit(jobs.job(f"r{i}")) for i in range(5)))
+
+    assert run_with(4, 10.0, table) == ["r0", "r1", "r2", "r3", "r4"]
+    assert jobs.most == 1  # never two at once (plain threads: four at once)
+    assert jobs.order == ["r0", "r1", "r2", "r3", "r4"]
+
+
+def test_a_request_running_past_the_grace_lets_the_next_one_start():
+    """A waits (an event nobody sets for 5 s); B, behind it, starts after A's 50 ms grace and is
+    answered while A still waits."""
+    jobs, release = Jobs(), threading.Event()
+
+    async def table(admission):
+        a = admission.submit(jobs.job("A", lambda: release.wait(5)))
+        b = admission.submit(jobs.job("B"))
+        assert await asyncio.wait_for(b, 2) == "B"
+        a_was_running = not a.done()
+        release.set()
+        return a_was_running, await a
+
+    a_was_running, a = run_with(2, 0.05, table)
+    assert a_was_running and a == "A"
+    assert jobs.started["B"] - jobs.started["A"] >= 0.045  # B was held back for the grace
+    assert jobs.ended["B"] < jobs.ended["A"]
+
+
+def test_never_more_requests_at_once_than_the_workers_threads():
+    jobs, release = Jobs(), threading.Event()
+
+    async def table(admission):
+        waiting = [admission.submit(jobs.job(f"w{i}", lambda: release.wait(5))) for i in range(4)]
+        await asyncio.sleep(0.4)  # many graces: all four would have started on four threads
+        started = sorted(jobs.started)
+        release.set()
+        return started, await asyncio.gather(*waiting)
+
+    started, answers = run_with(2, 0.01, table)
+    assert started == ["w0", "w1"] and jobs.most == 2
+    assert answers == ["w0", "w1", "w2", "w3"]  # the two held back ran once the threads were free
+
+
+def test_a_request_given_up_before_its_turn_never_runs_and_errors_reach_the_caller():
+    jobs, release = Jobs(), threading.Event()
+
+    def fails():
+        raise ValueError("the app's own error")
+
+    async def table(admission):
+        first = admission.submit(jobs.job("first", lambda: release.wait(5)))
+        given_up = admission.submit(jobs.job("given up"))
+        await asyncio.sleep(0.1)  # the only thread has taken the first one
+        assert given_up.cancel()
+        release.set()
+        assert await first == "first"
+        with pytest.raises(ValueError, match="the app's own error"):
+            await admission.submit(fails)
+        after = await admission.submit(jobs.job("after"))
+        return after, admission.running, admission.fresh
+
+    after, running, fresh = run_with(1, 0.0, table)
+    assert after == "after" and jobs.order == ["first", "after"]
+    assert running == 0 and fresh == 0  # nothing counted as running once all ended
