@@ -268,6 +268,18 @@ def before_events(served, gid) -> list[dict]:
     return json.loads(body)["events"]
 
 
+def in_a_worker(tmp_path, code: str):
+    """Run ``code`` in a fresh Python process as a worker's (argv[1]: a new database); the JSON its
+    last line prints."""
+    env = dict(os.environ, RSS_INSTANCE=str(tmp_path / "instance"), PYTHONPATH=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "games.sqlite3")],
+        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def test_a_worker_compiles_every_template_before_it_answers(tmp_path):
     """A template compiled at its first use in the middle of a game (a phase's form, the final
     scoring) took up to 0.1 s in every thread that needed it at once, and a table's six phones
@@ -285,13 +297,7 @@ def test_a_worker_compiles_every_template_before_it_answers(tmp_path):
         "_, app = served_app(sys.argv[1])\n"
         "print(json.dumps(sorted(name for _, name in app.jinja_env.cache.keys())))\n"
     )
-    env = dict(os.environ, RSS_INSTANCE=str(tmp_path / "instance"), PYTHONPATH=str(ROOT))
-    out = subprocess.run(
-        [sys.executable, "-c", code, str(tmp_path / "games.sqlite3")],
-        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert json.loads(out.stdout.strip().splitlines()[-1]) == on_disk
+    assert in_a_worker(tmp_path, code) == on_disk
 
 
 def test_a_worker_collects_all_its_garbage_ten_times_less_often(tmp_path):
@@ -314,10 +320,4 @@ def test_a_worker_collects_all_its_garbage_ten_times_less_often(tmp_path):
         "kept = [[i] for i in range(300_000)]\n"
         "print(json.dumps(gc.get_stats()[2]['collections'] - before))\n"
     )
-    env = dict(os.environ, RSS_INSTANCE=str(tmp_path / "instance"), PYTHONPATH=str(ROOT))
-    out = subprocess.run(
-        [sys.executable, "-c", code, str(tmp_path / "games.sqlite3")],
-        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert json.loads(out.stdout.strip().splitlines()[-1]) == 0
+    assert in_a_worker(tmp_path, code) == 0
