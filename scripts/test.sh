@@ -29,7 +29,8 @@ if [ "${1:-}" = "--quick" ]; then
   shift
   install
   python -m ruff check .
-  exec python -m pytest -q -m "not browser and not server and not slow" \
+  # on every core (pytest-xdist): each test has its own files, so they may run side by side
+  exec python -m pytest -q -n auto -m "not browser and not server and not slow" \
     tests/rules tests/web tests/store tests/robustness/test_lookalike_names.py tests/test_hypothesis_profile.py "$@"
 fi
 
