@@ -58,23 +58,17 @@ class Admission:
             outer, job = self.queue.popleft()
             if outer.cancelled():
                 continue
-            self.running += 1
-            self.fresh += 1
             turn = _Turn(self, loop, outer)
             try:
                 turn.work = self.pool.submit(job)
             except RuntimeError as error:  # the pool is shut down: the worker is stopping
-                self.running -= 1
-                self.fresh -= 1
                 outer.set_exception(error)
                 continue
+            self.running += 1
+            self.fresh += 1
             turn.timer = loop.call_later(self.grace, turn.aged)
             turn.work.add_done_callback(turn.finished_on_its_thread)
             outer.add_done_callback(turn.given_up)
-
-    def _no_longer_fresh(self, loop) -> None:
-        self.fresh -= 1
-        self._admit(loop)
 
 
 class _Turn:
@@ -89,9 +83,13 @@ class _Turn:
 
     def aged(self) -> None:
         """``grace`` seconds on: the job no longer holds the next one back."""
+        self._let_the_next_in()
+
+    def _let_the_next_in(self) -> None:
         if self.fresh:
             self.fresh = False
-            self.admission._no_longer_fresh(self.loop)
+            self.admission.fresh -= 1
+        self.admission._admit(self.loop)
 
     def finished_on_its_thread(self, work) -> None:
         self.loop.call_soon_threadsafe(self.finished, work)
@@ -107,11 +105,7 @@ class _Turn:
                 self.outer.set_exception(work.exception())
             else:
                 self.outer.set_result(work.result())
-        if self.fresh:
-            self.fresh = False
-            self.admission._no_longer_fresh(self.loop)
-        else:
-            self.admission._admit(self.loop)
+        self._let_the_next_in()
 
     def given_up(self, outer) -> None:
         if outer.cancelled():
