@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from assistant.serve.server import PROCESS_NAME
+
 
 def children(pid: int) -> list[int]:
     try:
@@ -14,10 +16,13 @@ def children(pid: int) -> list[int]:
 
 
 def master(pid: int) -> int | None:
-    """The granian master under the ``serve`` process ``pid`` (None between two starts)."""
+    """The granian master under the ``serve`` process ``pid`` (None between two starts): the child
+    started as ``serve --child``, or so renamed by granian where setproctitle is installed (a
+    dependency of the mutation-testing tool): ``rss-assistant server``."""
     for child in children(pid):
         try:
-            if b"--child" in Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0"):
+            args = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+            if b"--child" in args or args[0].startswith(PROCESS_NAME.encode()):
                 return child
         except OSError:
             continue

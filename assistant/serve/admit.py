@@ -17,6 +17,14 @@ requests here, on the event loop, in the order they came:
   next one back, up to the worker's threads.
 
 A queued request that its caller gives up on (``cancel``) never runs.
+
+The turns are shared fairly between clients (their addresses, ``clients.py``): each address has its
+own line, and the lines take turns, one request each, so a client with a hundred requests waiting
+holds another's back by at most one of them. With three threads or more (four by
+default), an address may hold all of them but one (``client_threads``): one is always left for the
+next address. Its line is bounded
+(``RSS_CLIENT_QUEUE``): past it a request is refused at once (``Crowded``, a 503 with Retry-After),
+before it costs anything.
 """
 
 from __future__ import annotations
@@ -27,6 +35,11 @@ from collections import deque
 from concurrent.futures import Executor
 
 GRACE = 0.05  # seconds a running request holds the next one back
+CLIENT_QUEUE = 32  # requests of one address waiting for their turn in a worker (RSS_CLIENT_QUEUE)
+
+
+class Crowded(Exception):
+    """The client's line is full: the request is refused before it waits."""
 
 
 def grace_seconds() -> float:
@@ -35,30 +48,89 @@ def grace_seconds() -> float:
     return GRACE if not value else max(float(value), 0.0) / 1000
 
 
+def client_queue() -> int:
+    """``RSS_CLIENT_QUEUE``: requests of one address that may wait for their turn in a worker."""
+    value = os.environ.get("RSS_CLIENT_QUEUE")
+    return CLIENT_QUEUE if not value else max(int(value), 1)
+
+
 class Admission:
     """Requests of one event loop, admitted to the pool's threads in turns (see the module)."""
 
-    def __init__(self, pool: Executor, threads: int, grace: float | None = None):
+    def __init__(self, pool: Executor, threads: int, grace: float | None = None, queue: int | None = None):
         self.pool, self.threads = pool, threads
         self.grace = grace_seconds() if grace is None else grace
-        self.queue: deque = deque()  # (future for the caller, job) not started yet
+        self.queue_limit = client_queue() if queue is None else queue
+        # with three threads or more, one is always left for another address
+        self.client_threads = threads - 1 if threads >= 3 else threads
+        # address: its (turn, its previous turn, arrival, future for the caller, job) not started yet
+        self.lines: dict[str, deque] = {}
+        self.last: dict[str, int] = {}  # address: the turn of its latest request
+        self.holding: dict[str, int] = {}  # address: its jobs handed to the pool and not finished
+        self.turn = 0  # the turn of the latest request started
+        self.arrivals = 0
         self.running = 0  # jobs handed to the pool and not finished
         self.fresh = 0  # of those, the ones started less than ``grace`` ago
 
-    def submit(self, job) -> asyncio.Future:
-        """A future for ``job()``'s result, run on the pool when its turn comes."""
+    def submit(self, job, client: str = "") -> asyncio.Future:
+        """A future for ``job()``'s result, run on the pool when its turn comes; ``Crowded`` when
+        ``client`` already has ``queue_limit`` requests waiting.
+
+        Turns: a request's turn is one after its address's previous request, or after the request
+        started last, whichever is later; the lowest turn goes first (then the address whose
+        previous turn is lower, then the earlier). So every address waiting gets one request in
+        before any gets a second."""
         loop = asyncio.get_running_loop()
+        line = self.lines.setdefault(client, deque())
+        if len(line) >= self.queue_limit:
+            raise Crowded(client)
+        previous = self.last.get(client, 0)
+        turn = max(previous, self.turn) + 1
+        self.last[client] = turn
+        self.arrivals += 1
         outer = loop.create_future()
-        self.queue.append((outer, job))
+        line.append((turn, previous, self.arrivals, outer, job))
         self._admit(loop)
         return outer
 
-    def _admit(self, loop) -> None:
-        while self.queue and self.running < self.threads and (self.fresh == 0 or self.grace == 0):
-            outer, job = self.queue.popleft()
-            if outer.cancelled():
+    @property
+    def waiting(self) -> int:
+        return sum(len(line) for line in self.lines.values())
+
+    def _next(self):
+        """The next (client, future, job) whose turn it is, or None (see ``submit``): the lowest
+        turn among the addresses not holding their share of the threads."""
+        best = None
+        for client, line in list(self.lines.items()):
+            while line and line[0][3].cancelled():
+                line.popleft()
+            if not line:
+                self._forget(client)
                 continue
-            turn = _Turn(self, loop, outer)
+            if self.holding.get(client, 0) >= self.client_threads:
+                continue
+            if best is None or line[0][:3] < self.lines[best][0][:3]:
+                best = client
+        if best is None:
+            return None
+        turn, _previous, _arrival, outer, job = self.lines[best].popleft()
+        self.turn = max(self.turn, turn)
+        return best, outer, job
+
+    def _forget(self, client: str) -> None:
+        """An address with nothing waiting nor running is forgotten (its next request starts afresh)."""
+        if not self.lines.get(client, True):
+            del self.lines[client]
+        if client not in self.lines and client not in self.holding:
+            self.last.pop(client, None)
+
+    def _admit(self, loop) -> None:
+        while self.running < self.threads and (self.fresh == 0 or self.grace == 0):
+            chosen = self._next()
+            if chosen is None:
+                return
+            client, outer, job = chosen
+            turn = _Turn(self, loop, outer, client)
             try:
                 turn.work = self.pool.submit(job)
             except RuntimeError as error:  # the pool is shut down: the worker is stopping
@@ -66,6 +138,7 @@ class Admission:
                 continue
             self.running += 1
             self.fresh += 1
+            self.holding[client] = self.holding.get(client, 0) + 1
             turn.timer = loop.call_later(self.grace, turn.aged)
             turn.work.add_done_callback(turn.finished_on_its_thread)
             outer.add_done_callback(turn.given_up)
@@ -74,10 +147,10 @@ class Admission:
 class _Turn:
     """One admitted job: its timer, its work on the pool and its caller's future."""
 
-    __slots__ = ("admission", "loop", "outer", "timer", "work", "fresh")
+    __slots__ = ("admission", "loop", "outer", "client", "timer", "work", "fresh")
 
-    def __init__(self, admission: Admission, loop, outer: asyncio.Future):
-        self.admission, self.loop, self.outer = admission, loop, outer
+    def __init__(self, admission: Admission, loop, outer: asyncio.Future, client: str):
+        self.admission, self.loop, self.outer, self.client = admission, loop, outer, client
         self.timer = self.work = None
         self.fresh = True
 
@@ -97,7 +170,14 @@ class _Turn:
     def finished(self, work) -> None:
         """On the loop: the job is done (or was cancelled before it started)."""
         self.timer.cancel()
-        self.admission.running -= 1
+        admission = self.admission
+        admission.running -= 1
+        left = admission.holding[self.client] - 1
+        if left:
+            admission.holding[self.client] = left
+        else:
+            del admission.holding[self.client]
+            admission._forget(self.client)
         if not self.outer.done():
             if work.cancelled():
                 self.outer.cancel()

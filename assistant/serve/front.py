@@ -31,7 +31,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from assistant.serve import stream
-from assistant.serve.admit import Admission
+from assistant.serve.admit import Admission, Crowded
+from assistant.serve.clients import client_address, trusted_proxies
 from assistant.web.deadlines import RETRY_AFTER, request_seconds
 
 BODY_SECONDS = 15.0
@@ -42,6 +43,7 @@ OVERDUE = (
     "The server took too long to answer this request (longer than RSS_REQUEST_SECONDS) and stopped "
     "waiting for it. Reload the page to see whether it was saved before entering it again.\n"
 )
+CROWDED = "Too many requests from your address are waiting at once: this one was not taken. Try again in a moment.\n"
 
 
 def body_deadline(length: int) -> float:
@@ -59,6 +61,7 @@ class BufferedBodies:
         self.poll = poll  # the poll's fast answer (poll.FastPoll), given before any WSGI request is made
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rss-app")
         self.admission = Admission(self.pool, threads)  # the requests take turns on the threads (admit.py)
+        self.trusted = trusted_proxies()  # RSS_TRUSTED_PROXIES (clients.py)
         self.overdue = 0  # threads still running a request answered 503 at its deadline
         # the games' event streams, on this loop (assistant/serve/stream.py); None: no streams
         self.streams = None if store is None else stream.Streams(store, self.pool)
@@ -78,9 +81,10 @@ class BufferedBodies:
                 if answer is not None:
                     protocol.response_bytes(*answer)
                     return
+        client = client_address(scope.client, scope.headers.get("x-forwarded-for"), self.trusted)
         gid = stream.game_of(scope.path) if self.streams is not None and scope.method == "GET" else None
         if gid is not None:
-            await self.streams.serve(scope, protocol, gid)
+            await self.streams.serve(scope, protocol, gid, client)
             return
         headers = [(k.lower(), v) for k, v in scope.headers.items()]
         length = next((v for k, v in headers if k == "content-length"), "")
@@ -102,13 +106,16 @@ class BufferedBodies:
                 return
         # everything else on one of the app's threads, the polls the fast answer left (a new seq) too:
         # Flask on this loop would hold every other request of the worker meanwhile
-        answer = await self._on_a_thread(_environ(scope, headers, body))
+        try:
+            answer = await self._on_a_thread(_environ(scope, headers, body, client), client)
+        except Crowded:
+            return _reply(protocol, 503, CROWDED, [("retry-after", "1")])
         if answer is None:
             return _reply(protocol, 503, OVERDUE, [("retry-after", str(RETRY_AFTER))])
         status, out_headers, chunks = answer
         protocol.response_bytes(status, out_headers, b"".join(chunks))
 
-    async def _on_a_thread(self, environ):
+    async def _on_a_thread(self, environ, client: str = ""):
         """The app's answer, from one of its threads; None when it did not come by the request's
         deadline (``RSS_REQUEST_SECONDS`` from when the thread took it, or as long waiting for one).
         The thread cannot be stopped: it goes on, and its answer is dropped.  When a thread takes the
@@ -119,7 +126,7 @@ class BufferedBodies:
             taken.append(time.monotonic())
             return _run(self.wsgi, environ)
 
-        done = self.admission.submit(job)
+        done = self.admission.submit(job, client)  # Crowded: the client's line is full
         seconds = request_seconds()
         try:
             return await asyncio.wait_for(asyncio.shield(done), seconds)
@@ -164,10 +171,13 @@ def _split(address: str, default_port: str) -> tuple[str, str]:
     return (host, port) if sep else (address or "", default_port)
 
 
-def _environ(scope, headers: list[tuple[str, str]], body: bytes) -> dict:
-    """The WSGI environ of an RSGI request (PEP 3333: the path as latin-1 text of its UTF-8 bytes)."""
+def _environ(scope, headers: list[tuple[str, str]], body: bytes, client: str | None = None) -> dict:
+    """The WSGI environ of an RSGI request (PEP 3333: the path as latin-1 text of its UTF-8 bytes);
+    ``REMOTE_ADDR`` is ``client``, the address behind a trusted proxy (clients.py), when given."""
     server_host, server_port = _split(scope.server, "80")
     client_host, client_port = _split(scope.client, "")
+    if client:
+        client_host = client
     environ = {
         "REQUEST_METHOD": scope.method,
         "SCRIPT_NAME": "",

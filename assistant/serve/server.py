@@ -21,13 +21,14 @@ Settings (argument, else environment variable, else default):
 from __future__ import annotations
 
 import gc
+import importlib.util
 import os
 import sys
 import threading
 import time
 from dataclasses import dataclass
 
-from assistant.serve import supervisor
+from assistant.serve import clients, supervisor
 from assistant.serve.front import BufferedBodies
 from assistant.serve.hosts import HostCheck
 from assistant.serve.poll import FastPoll
@@ -227,12 +228,16 @@ def _exit_with_parent() -> None:
 
 
 # -- running it -----------------------------------------------------------------------------------
-def _raise_file_limit(wanted: int) -> None:
-    """Each connection is a file descriptor: lift the soft limit towards the hard one (Unix)."""
+PROCESS_NAME = "rss-assistant server"
+
+
+def _raise_file_limit(wanted: int) -> int | None:
+    """Each connection is a file descriptor: lift the soft limit towards the hard one (Unix).
+    The soft limit the process has then (None: no such limit here, or unlimited)."""
     try:
         import resource
     except ImportError:
-        return
+        return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
     if soft != resource.RLIM_INFINITY and soft < target:
@@ -240,6 +245,20 @@ def _raise_file_limit(wanted: int) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
         except (ValueError, OSError):
             pass
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def connections_line(s: Settings) -> str:
+    """The start line on connections: the open-file limit the server got (raised here, inherited by
+    the workers) against what its workers may hold."""
+    wanted = s.workers * CONNECTIONS_PER_WORKER + 256 if s.server == "granian" else CONNECTION_LIMIT + 256
+    got = _raise_file_limit(wanted)
+    line = f"Connections: open-file limit {'unlimited' if got is None else got}"
+    line += f" (wanted {wanted}); one address holds at most {clients.client_streams()} streams per worker"
+    if got is not None and got < wanted:
+        line += f". WARNING: about {max(got - 256, 0)} connections in all, fewer than the workers could hold"
+    return line + "."
 
 
 def run_granian(s: Settings) -> None:
@@ -264,6 +283,9 @@ def run_granian(s: Settings) -> None:
         respawn_failed_workers=True,
         workers_kill_timeout=SHUTDOWN_SECONDS,  # idle keep-alive phones must not hold up a stop
         log_level="warning",
+        # the processes' title where setproctitle is installed (granian renames them then, and
+        # refuses a name without it): the master "rss-assistant server", the workers "… worker-N"
+        process_name=PROCESS_NAME if importlib.util.find_spec("setproctitle") else None,
     ).serve()
 
 
@@ -346,6 +368,7 @@ def main(
         cap = limits.db_max_bytes() >> 20
         warning = " WARNING: the disk is nearly full; when it is, no entry can be saved." if low else ""
         print(f"Disk: {free}; new games stop past {cap} MB of database (RSS_DB_MAX_MB).{warning}", flush=True)
+    print(connections_line(s), flush=True)
     if s.server == "waitress":
         run_waitress(s, wsgi)
         return 0

@@ -32,6 +32,7 @@ import time
 from functools import partial
 from urllib.parse import parse_qsl
 
+from assistant.serve.clients import client_streams
 from assistant.serve.known import KnownSeqs
 from assistant.store.sqlite import file_ident
 
@@ -49,6 +50,7 @@ HEADERS = [
 BEAT = ": beat\nevent: beat\ndata:\n\n"
 SEATS = "event: seats\ndata: seats\n\n"
 RETRY = "retry: 2000\n"  # the browser's own reconnection delay (ms)
+TOO_MANY = "Too many open streams from your address: this phone checks for changes every second instead.\n"
 
 
 def message(seq: int) -> str:
@@ -107,13 +109,31 @@ class Streams:
         self._next = 0
         self._logged = -LOG_EVERY
         self.known = KnownSeqs()  # what the polls answer from (known.py), kept by the waker
+        self.client_limit = client_streams()  # RSS_CLIENT_STREAMS: one address's open streams
+        self.by_client: dict[str, int] = {}
 
     def __len__(self) -> int:
         return sum(len(b) for b in self.buckets)
 
     # -- one stream ---------------------------------------------------------------------------
-    async def serve(self, scope, protocol, gid: str) -> None:
-        """Answer ``GET /games/<gid>/stream``: 404 for no such game, else the stream until the phone goes."""
+    async def serve(self, scope, protocol, gid: str, client: str = "") -> None:
+        """Answer ``GET /games/<gid>/stream``: 404 for no such game, 429 past the client's streams
+        (the phone polls instead), else the stream until the phone goes."""
+        held = self.by_client.get(client, 0)
+        if held >= self.client_limit:
+            _text(protocol, 429, TOO_MANY, [("retry-after", "30")])
+            return
+        self.by_client[client] = held + 1
+        try:
+            await self._serve(scope, protocol, gid)
+        finally:
+            left = self.by_client[client] - 1
+            if left:
+                self.by_client[client] = left
+            else:
+                del self.by_client[client]
+
+    async def _serve(self, scope, protocol, gid: str) -> None:
         self.start()
         stream = _Stream(seen_seq(scope.headers.get("last-event-id") or "", scope.query_string))
         self.games.setdefault(gid, set()).add(stream)  # before the seq is read: no change falls between

@@ -86,9 +86,12 @@ def header(transcript: dict, events=()) -> dict:
 class Http:
     """A tiny keep-alive HTTP/1.1 client for one host (one connection, like one phone)."""
 
-    def __init__(self, base: str, timeout: float = 30):
+    def __init__(self, base: str, timeout: float = 30, source: str | None = None):
+        """``source``: the client's own loopback address (e.g. 127.0.0.2 for a second client on the
+        table's wifi); the system's choice (127.0.0.1) when None."""
         host, port = base.removeprefix("http://").split(":")
         self.host, self.port, self.timeout = host, int(port), timeout
+        self.source = (source, 0) if source else None
         self.conn = None
 
     def request(self, method: str, path: str, body=None, headers=None) -> tuple[int, dict, bytes]:
@@ -98,7 +101,9 @@ class Http:
             headers.setdefault("Content-Type", "application/json")
         for attempt in (0, 1):
             if self.conn is None:
-                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+                self.conn = http.client.HTTPConnection(
+                    self.host, self.port, timeout=self.timeout, source_address=self.source
+                )
             try:
                 self.conn.request(method, path, body=body, headers=headers)
                 resp = self.conn.getresponse()

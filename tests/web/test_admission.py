@@ -119,3 +119,68 @@ def test_a_request_given_up_before_its_turn_never_runs_and_errors_reach_the_call
     after, running, fresh = run_with(1, 0.0, table)
     assert after == "after" and jobs.order == ["first", "after"]
     assert running == 0 and fresh == 0  # nothing counted as running once all ended
+
+
+# -- fair turns between clients (issue 38: one address cannot hold another's request back by more
+# than about one request) --------------------------------------------------------------------------
+def test_clients_take_turns_so_a_long_line_holds_another_back_by_one_request_only():
+    """The attacker (127.0.0.2) has ten requests waiting before the table's phone (127.0.0.1) asks;
+    one at a time (a long grace): by hand, the attacker's first one runs, then the phone's, then the
+    attacker's nine others (plain first-come turns would run the phone's eleventh)."""
+    jobs = Jobs()
+
+    async def table(admission):
+        attack = [admission.submit(jobs.job(f"a{i}"), "127.0.0.2") for i in range(10)]
+        phone = admission.submit(jobs.job("phone"), "127.0.0.1")
+        await asyncio.gather(phone, *attack)
+
+    run_with(4, 10.0, table)
+    assert jobs.order == ["a0", "phone", *(f"a{i}" for i in range(1, 10))]
+
+
+def test_a_clients_line_is_bounded_and_past_it_a_request_is_refused_at_once():
+    """A line of 3: the address's first request runs and three wait; the fifth is refused before it
+    waits (Crowded), and another address's request is still taken and answered."""
+    from assistant.serve.admit import Crowded
+
+    jobs, release = Jobs(), threading.Event()
+
+    async def table(admission):
+        held = [admission.submit(jobs.job(f"a{i}", lambda: release.wait(5)), "127.0.0.2") for i in range(4)]
+        with pytest.raises(Crowded):
+            admission.submit(jobs.job("a4"), "127.0.0.2")
+        phone = admission.submit(jobs.job("phone"), "127.0.0.1")
+        release.set()
+        return await phone, await asyncio.gather(*held)
+
+    phone, held = asyncio.run(_with_admission(1, 0.0, 3, table))
+    assert phone == "phone" and held == ["a0", "a1", "a2", "a3"]
+    assert "a4" not in jobs.started  # the refused one never ran
+
+
+def test_one_thread_is_always_left_for_another_address():
+    """Four threads, no grace: the attacker's ten slow requests take three threads, not four, and
+    the phone's request, coming later, starts at once on the fourth and is answered while all three
+    still wait."""
+    jobs, release = Jobs(), threading.Event()
+
+    async def table(admission):
+        attack = [admission.submit(jobs.job(f"a{i}", lambda: release.wait(5)), "127.0.0.2") for i in range(10)]
+        await asyncio.sleep(0.3)
+        running_before = jobs.now
+        phone = await asyncio.wait_for(admission.submit(jobs.job("phone"), "127.0.0.1"), 2)
+        still_waiting = jobs.now
+        release.set()
+        await asyncio.gather(*attack)
+        return running_before, phone, still_waiting
+
+    running_before, phone, still_waiting = run_with(4, 0.0, table)
+    assert running_before == 3 and phone == "phone" and still_waiting == 3
+
+
+async def _with_admission(threads: int, grace: float, queue: int, table):
+    pool = ThreadPoolExecutor(max_workers=threads)
+    try:
+        return await table(Admission(pool, threads, grace=grace, queue=queue))
+    finally:
+        pool.shutdown(wait=False)

@@ -1,0 +1,42 @@
+"""Who a request comes from, as the server shares its turns and caps: the client's address.
+
+The address is the connection's peer, unless that peer is a proxy the host trusts
+(``RSS_TRUSTED_PROXIES``, a comma-separated list of addresses, e.g. the load balancer in front of
+several servers): then it is the right-most address of ``X-Forwarded-For`` that is not itself a
+trusted proxy (the left-most ones are whatever the client wrote). Without the setting the header is
+ignored: any client could write it.
+"""
+
+from __future__ import annotations
+
+import os
+
+CLIENT_STREAMS = 1000  # open streams of one address in one worker (RSS_CLIENT_STREAMS)
+
+
+def trusted_proxies() -> frozenset[str]:
+    return frozenset(a.strip() for a in (os.environ.get("RSS_TRUSTED_PROXIES") or "").split(",") if a.strip())
+
+
+def client_streams() -> int:
+    """``RSS_CLIENT_STREAMS``: the most streams one address may hold open in a worker."""
+    value = os.environ.get("RSS_CLIENT_STREAMS")
+    return CLIENT_STREAMS if not value else max(int(value), 1)
+
+
+def peer_host(peer: str) -> str:
+    """The host of an RSGI ``scope.client`` (``host:port``, IPv6 in brackets or not)."""
+    host, sep, _port = (peer or "").rpartition(":")
+    host = host if sep else peer or ""
+    return host[1:-1] if host.startswith("[") and host.endswith("]") else host
+
+
+def client_address(peer: str, forwarded: str | None, trusted: frozenset[str]) -> str:
+    """The request's client address (see the module)."""
+    host = peer_host(peer)
+    if not trusted or host not in trusted or not forwarded:
+        return host
+    for hop in reversed([part.strip() for part in forwarded.split(",")]):
+        if hop and hop not in trusted:
+            return hop
+    return host
