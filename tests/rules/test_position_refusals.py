@@ -181,6 +181,28 @@ def test_the_end_card_flipped_with_companies_left():
     ]
 
 
+def test_the_end_card_flipped_with_an_empty_offering_while_the_deck_holds_companies():
+    """Canonical rules, phase 7: the end card flips only when no unowned company is left; an empty
+    offering is not enough while the deck still holds cards (12 here: yellow, green and blue, four
+    each).  Both problems are named: the offering short of its 3 cards, and the end card."""
+    pos = stars_position()
+    pos["state"]["offering"]["available"] = []
+    pos["out_of_game"] += ["WT", "BY", "HE"]
+    pos["state"]["end_card_flipped"] = True
+    err = refused(pos)
+    assert err.problems == [
+        (
+            "offering",
+            "The offering holds 0 companies, but with 3 seats it holds 3 while the deck has cards (12 left): "
+            "it is refilled after every purchase until the deck runs out.",
+        ),
+        (
+            "end_card_flipped",
+            "The end card is flipped only once the deck and the offering are empty; the deck still holds companies.",
+        ),
+    ]
+
+
 def classic_position() -> dict:
     """Classic, 3 players, short game (four of each colour): red and orange drawn; Bear public."""
     return {

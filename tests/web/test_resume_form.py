@@ -118,6 +118,33 @@ def test_every_problem_of_a_refused_position_is_shown_next_to_its_field(client, 
     assert not store.tables.game_ids()
 
 
+def test_every_problem_of_one_field_is_shown_beside_it(client, store):
+    """Issue 36: a field with two problems shows both, not only the last.  The BY entered in Amy's
+    companies and in the offering: Amy's comes first, so the offering's BY is the second place
+    (players, then the foreign investor, corporations, the offering); without it the offering
+    holds WT and HE, 2 cards where 3 seats hold 3 while the deck has its 12 (yellow, green and
+    blue, four each, none of them entered)."""
+    from tests.rules.test_position_refusals import stars_position
+
+    pos = stars_position()
+    pos["state"]["players"]["Amy"]["companies"].append("BY")
+    resp = client.post(
+        "/resume/table", data=MultiDict([*form_of("rolling-stock-stars", pos), ("csrf_token", _csrf(client))])
+    )
+    assert resp.status_code == 422
+    shown = re.findall(r'<span class="refusal field-problem" id="pb-co-offer-(\d)">([^<]*)</span>', resp.text)
+    assert shown == [
+        ("1", "The BY is in two places: Amy and the offering."),
+        (
+            "2",
+            "The offering holds 2 companies, but with 3 seats it holds 3 while the deck has cards (12 left): "
+            "it is refilled after every purchase until the deck runs out.",
+        ),
+    ]
+    assert "This position cannot be, for 2 reasons, each shown at its field" in resp.text
+    assert not store.tables.game_ids()
+
+
 def test_share_fields_are_shown_only_for_corporations_in_play(client):
     base = [("game", "rolling-stock-stars"), ("name", "Amy"), ("name", "Brian")]
     page = client.get("/resume/table", query_string=MultiDict(base)).text
