@@ -207,6 +207,7 @@ FORGING = {
     "a line feed": "Amy\n1. Mallory: 412",
     "a carriage return": "Amy\r1. Mallory: 412",
     "a line separator": "Amy\u20281. Mallory: 412",
+    "a paragraph separator": "Amy\u20291. Mallory: 412",
     "a bidi override": "Amy\u202e214 :yrollaM",
 }
 

@@ -253,6 +253,34 @@ def test_a_planted_state_whose_loading_would_create_a_file_is_never_loaded(store
     assert not marker.exists()
 
 
+class _MakesAStore:
+    """A pickle that, loaded by a plain unpickler, builds the project's own ``Store`` on ``path``
+    (a class of the project, but outside the rules engine): opening it creates the database file."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __reduce__(self):
+        return (Store, (self.path,))
+
+
+def test_the_loader_builds_no_class_of_the_project_outside_the_rules_engine(tmp_path):
+    """``saved.loads`` itself (a signed state is refused before it runs, so the loader is tried
+    here directly): a pickle naming ``assistant.store.store.Store`` is refused, nothing built, no
+    database file created; the same walk pickled alone loads."""
+    import pickle
+
+    walk = Walk.of_events([{"type": "bid", "n": 1}])
+    marker = tmp_path / "built-by-a-saved-state.sqlite3"
+    data = pickle.dumps({"game": _MakesAStore(marker), "walk": walk})
+    assert b"assistant.store.store" in data and b"Store" in data
+    with pytest.raises(saved_states.Untrusted, match="assistant.store.store.Store"):
+        saved_states.loads(1, data)
+    assert not marker.exists() and list(tmp_path.iterdir()) == []
+    # the loader itself works: the walk alone (the engine's own class) is built
+    assert saved_states.loads(1, pickle.dumps({"game": None, "walk": walk})).walk.out == [{"type": "bid", "n": 1}]
+
+
 def test_the_version_digest_covers_the_walk_and_the_timeline(tmp_path, monkeypatch):
     """A saved state depends on the log's code wherever it lives: changing one of its files changes the digest."""
     import shutil
