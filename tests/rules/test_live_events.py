@@ -43,16 +43,22 @@ def test_an_announcement_waits_for_the_corporations_that_may_intervene():
     # only the two answers are allowed while it waits
     assert set(kinds(g.legal_actions())) == {"acquire", "no_intervention"}
     before = g.snapshot()
-    for bad in (
-        {"type": "done", "phase": 3},
-        {"type": "player_done", "player": "Amy", "phase": 3},
-        {"type": "announce", "corporation": STOCK, "company": "WT"},
-        {"type": "acquire", "corporation": STOCK, "company": "BPM", "price": 5},
-        {"type": "no_intervention", "company": "WT", "corporation": STOCK},  # no priority over the announcer
+    # "Any Corporation with a higher Share Price ... may then immediately intervene": nothing else
+    # happens before that is settled, and each refusal says so (not some other reason)
+    settle_first = "First settle Junkyard Scrappers' announced purchase of the WT: does a corporation intervene?"
+    for bad, why in (
+        ({"type": "done", "phase": 3}, settle_first),
+        ({"type": "player_done", "player": "Amy", "phase": 3}, settle_first),
+        ({"type": "announce", "corporation": STOCK, "company": "WT"}, settle_first),
+        ({"type": "acquire", "corporation": STOCK, "company": "BPM", "price": 5}, settle_first),
+        (  # Stock Masters (12) is below Junkyard Scrappers (13): no priority over the announcer
+            {"type": "no_intervention", "company": "WT", "corporation": STOCK},
+            f"{STOCK} may not intervene in Junkyard Scrappers' announced purchase of the WT, so it has nothing to let go.",
+        ),
     ):
         with pytest.raises(RuleError) as err:
             g.apply(bad)
-        assert err.value.message
+        assert err.value.message == why, bad
     assert g.snapshot() == before
     assert g.transcript_events() == []  # an announcement still pending is not written
 
@@ -144,7 +150,9 @@ def test_players_say_they_are_done_and_the_last_one_ends_the_phase():
     g.apply({"type": "player_done", "player": "Brian", "phase": 3})
     assert g.phase == 3
     g.apply({"type": "player_done", "player": "Amy", "phase": 3})
-    assert g.phase != 3 or g.next is None or g.next.get("for") != "acquisition"
+    # phase 4 (closing) follows, in any order: Amy's Stock Masters owns the BD and the MHE and may
+    # close one; every other corporation owns one company ("never zero") and no player owns one
+    assert (g.phase, g.next, g.could_act()) == (4, {"for": "closing"}, ["Amy"])
     assert any(
         "Everyone who could act is done (Crystal, Brian, Amy): Acquisitions done" in a for a in g.journal[-1]["auto"]
     )
