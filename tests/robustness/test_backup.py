@@ -37,11 +37,24 @@ def _readme_commands() -> list[str]:
     return [block.strip() for block in re.findall(r"```sh\n(.*?)```", section, re.DOTALL)]
 
 
+def _rows(events: list[dict]):
+    """The n-th row the writer posts: the game's events, then an undo and a redo in turn, for as
+    long as it is asked (the writes go on through every backup, however fast the writer is)."""
+
+    def row(n: int) -> dict:
+        if n < len(events):
+            return events[n]
+        return {"type": "undo" if (n - len(events)) % 2 == 0 else "redo"}
+
+    return row
+
+
 def test_readme_backup_commands_give_a_consistent_copy_during_writes(server_factory, tmp_path):
     commands = _readme_commands()
     assert len(commands) == 2 and "instance/rss.sqlite3" in commands[0] and "backup(" in commands[1]
     data = load_transcript()
     events = table_events(data)
+    row = _rows(events)
     db = tmp_path / "instance" / "rss.sqlite3"  # where the README says the database is
     db.parent.mkdir()
     srv = server_factory(db)
@@ -54,8 +67,8 @@ def test_readme_backup_commands_give_a_consistent_copy_during_writes(server_fact
         phone = Http(srv.base)
         seq = 0
         try:
-            while not stop.is_set() and seq < len(events):
-                status, body = phone.json("POST", f"/games/{gid}/events", {"seq": seq, "event": events[seq]})
+            while not stop.is_set():  # until the backups are done: never out of rows to write
+                status, body = phone.json("POST", f"/games/{gid}/events", {"seq": seq, "event": row(seq)})
                 assert status == 200, body
                 seq = body["seq"]
                 acked.append(seq)
@@ -99,7 +112,7 @@ def test_readme_backup_commands_give_a_consistent_copy_during_writes(server_fact
         conn.close()
         info, rows = read_log(path, gid)
         assert_log_is_whole(rows)
-        assert len(rows) >= at_least and [r.event for r in rows] == events[: len(rows)]
+        assert len(rows) >= at_least and [r.event for r in rows] == [row(n) for n in range(len(rows))]
         serial_replay(info, rows)
 
     # restore as the README says: stop the server, replace the file, delete -wal/-shm, start again
@@ -113,5 +126,5 @@ def test_readme_backup_commands_give_a_consistent_copy_during_writes(server_fact
     status, shown = Http(again.base).json("GET", f"/games/{gid}/state")
     assert status == 200 and shown.pop("seq") == len(kept)
     assert shown == serial_replay(read_log(db, gid)[0], kept).snapshot()
-    status, body = Http(again.base).json("POST", f"/games/{gid}/events", {"seq": len(kept), "event": events[len(kept)]})
+    status, body = Http(again.base).json("POST", f"/games/{gid}/events", {"seq": len(kept), "event": row(len(kept))})
     assert status == 200 and body["seq"] == len(kept) + 1  # the game goes on from the backup
