@@ -11,6 +11,7 @@ import pytest
 
 from assistant.log import corrections, transcript
 from assistant.rules import events_of, registry
+from tests import corrected_game as hand
 
 PLAYERS = ["Amy", "Brian", "Crystal"]
 
@@ -38,30 +39,9 @@ def dividend_game(turns_after: int = 3, seed_from: int = 1):
     raise LookupError("no seeded game has such a dividend")
 
 
-def _correct(events, index, event):
-    """The correction worked out by the engine alone, from the game's start."""
-    game = registry.STARS.create(PLAYERS)
-    for earlier in events[:index]:
-        game.apply(earlier)
-    return corrections.correct(game, events[index + 1 :], index, event)
-
-
 @pytest.fixture(scope="module")
 def dividend():
     return dividend_game()
-
-
-@pytest.fixture(scope="module")
-def dividend_with_set_aside():
-    """A dividend whose correction leaves later entries that no longer fit."""
-    seed = 1
-    for _ in range(60):
-        events, index, amount = dividend_game(seed_from=seed)
-        out = _correct(events, index, dict(events[index], amount=amount))
-        if out["set_aside"]:
-            return events, index, amount
-        seed += 7
-    raise LookupError("no correction sets entries aside")
 
 
 def _import(client, events) -> str:
@@ -92,22 +72,70 @@ def test_a_dividend_three_turns_back_is_corrected_and_one_undo_restores_everythi
     assert store.amend(gid, seq + 2, index, corrected, token="fix-1")["seq"] == seq + 1  # the token's first answer
 
 
-def test_set_aside_entries_are_shown_with_their_reasons_and_entered_again_once_they_fit(
-    client, store, dividend_with_set_aside
-):
-    events, index, amount = dividend_with_set_aside
-    gid = _import(client, events)
-    out = store.amend(gid, store.seq(gid), index, dict(events[index], amount=amount))
+def test_the_engine_keeps_what_fits_and_sets_aside_the_rest_of_a_hand_laid_game():
+    """tests/corrected_game.py: turn 2's dividend of 0 corrected to 3 two turns back; by hand, 16 of
+    the 18 later entries still fit and the other 2 are set aside (Prussian Railway's purchase of
+    the WT for 10 with 6 left; the BSE staying private while it is the WT's turn)."""
+    game = registry.STARS.create(PLAYERS)
+    for earlier in hand.EVENTS[: hand.DIVIDEND]:
+        game.apply(earlier)
+    out = corrections.correct(game, hand.LATER, hand.DIVIDEND, hand.CORRECTED)
+    assert out["kept"] == hand.KEPT and out["set_aside"] == hand.SET_ASIDE
+    assert len(out["kept"]) + len(out["set_aside"]) == len(hand.LATER) == 18
+    assert out["row"] == {
+        "type": "amend",
+        "index": hand.DIVIDEND,
+        "event": hand.CORRECTED,
+        "kept": hand.KEPT,
+        "set_aside": hand.SET_ASIDE,
+    }
+    # Prussian Railway 12 - 6 (the dividend) + 7 (turn 3's income without the WT); Amy 22 + 3 - 11 + 3
+    # (the WT's income, hers now); the WT's turn to go public in phase 9
+    state = out["game"].snapshot()
+    assert (state["turn"], state["phase"], state["next"]) == (3, 9, {"player": "Amy", "for": "ipo", "company": "WT"})
+    assert state["corporations"][hand.PR]["cash"] == 13 and state["corporations"][hand.PR]["companies"] == [
+        "KME",
+        "MHE",
+    ]
+    assert (state["players"]["Amy"]["cash"], state["players"]["Amy"]["companies"]) == (17, ["WT"])
+
+
+def test_set_aside_entries_are_shown_with_their_reasons_and_entered_again_once_they_fit(client, store):
+    """The hand-laid correction through the store: the effective entries, the two set aside listed
+    with their reasons, and the BSE's "stays private" entered again once the WT's decision is made."""
+    gid = _import(client, hand.EVENTS)
+    out = store.amend(gid, store.seq(gid), hand.DIVIDEND, hand.CORRECTED)
+    assert (out["kept"], out["set_aside"]) == (16, hand.SET_ASIDE)
+    assert store.events(gid) == [
+        *hand.EVENTS[: hand.DIVIDEND],
+        hand.CORRECTED,
+        *(hand.LATER[p] for p in hand.KEPT),
+    ]
     shown = store.set_aside(gid)
-    assert [s["event"] for s in shown] == out["set_aside"]
-    assert all(s["reason"] for s in shown)
-    assert out["set_aside"] and not shown[0]["fits"]  # the first one is why the rest were set aside
+    assert shown == [
+        {
+            "event": hand.SET_ASIDE[0],
+            "fits": False,
+            "reason": "Companies are bought in phase 3 (acquisition); it is phase 9 now.",
+            "text": "Prussian Railway buys the WT from Amy for 10",
+        },
+        {
+            "event": hand.SET_ASIDE[1],
+            "fits": False,
+            "reason": "It is the WT's turn to go public or not (descending face value order), not the BSE's.",
+            "text": "The BSE stays private",
+        },
+    ]
     log = client.get(f"/games/{gid}/v/log").text
-    assert "Set aside by a correction" in log and shown[0]["reason"].replace("'", "&#39;") in log
-    fits = [s for s in shown if s["fits"]]
-    if fits:  # entered again with one tap (the Log's form posts the event as the table's entry)
-        store.append(gid, store.seq(gid), fits[0]["event"])
-        assert len(store.set_aside(gid)) == len(shown) - 1
+    assert "Set aside by a correction" in log
+    for s in shown:
+        assert s["reason"].replace("'", "&#39;") in log
+    # Amy keeps the WT private: the BSE's decision is next, and the entry set aside fits again
+    store.append(gid, store.seq(gid), {"type": "skip_ipo", "company": "WT"})
+    assert [s["fits"] for s in store.set_aside(gid)] == [False, True]
+    store.append(gid, store.seq(gid), hand.SET_ASIDE[1])  # entered again (the Log's one tap)
+    assert [s["event"] for s in store.set_aside(gid)] == [hand.SET_ASIDE[0]]
+    assert store.state(gid)[1].snapshot()["turn"] == 4
 
 
 def test_the_json_door_corrects_refuses_and_answers_stale_posts(client, store, dividend):
