@@ -13,6 +13,7 @@ import pytest
 from assistant.log import transcript
 from assistant.rules import RuleError, events_of, registry
 from assistant.store import Refused, Store
+from tests import corrected_game as hand
 from tests.project_games import one_per_row
 from tests.web.conftest import make_app
 from tests.web.test_corrections import PLAYERS, dividend_game
@@ -177,6 +178,15 @@ def test_a_correction_refused_where_it_stands_writes_nothing(tmp_path, corrected
     store.close()
 
 
+def _changed(effective: list[dict], index: int) -> dict:
+    """Another entry than ``effective[index]`` that fits in its place (a correction that changes
+    the game), or that entry itself where nothing else fits."""
+    try:
+        return _other_event(replayed(effective[:index]), effective[index])
+    except LookupError:
+        return effective[index]
+
+
 def _other_event(game, usual: dict) -> dict:
     """A legal event of ``game`` other than ``usual`` (the table changed its mind)."""
     for item in game.legal_actions():
@@ -214,8 +224,9 @@ def test_go_back_brings_back_any_earlier_state_and_an_undo_returns(store_target,
     assert client.post(f"/games/{gid}/events", json={"seq": new_entry, "event": {"type": "redo"}}).status_code == 422
     store = app.extensions["rss_store"]
     seq = store.seq(gid)
-    fix = client.post(f"/games/{gid}/amend", json={"seq": seq, "index": 3, "event": events[3]})
-    assert fix.status_code == 200
+    changed = _other_event(replayed(events[:3]), events[3])  # a correction that changes the game
+    fix = client.post(f"/games/{gid}/amend", json={"seq": seq, "index": 3, "event": changed})
+    assert fix.status_code == 200 and _state(client, gid) != seen[seq]
     seen[seq + 1] = _state(client, gid)
     for to in (len(events), len(events) + 3, new_entry, seq + 1, 7):  # an entry, an undo, a new entry, a correction
         now = store.seq(gid)
@@ -254,6 +265,32 @@ def test_go_back_brings_back_any_earlier_state_and_an_undo_returns(store_target,
     store.close()
 
 
+def test_going_back_past_a_correction_to_another_value_brings_back_the_original_game(store_target, tmp_path):
+    """tests/corrected_game.py: turn 2's dividend corrected from 0 to 3 (a different game: the
+    purchase of the WT and the BSE's decision set aside), then going back to row 52, the row
+    before the correction: exactly the 52 entries imported, the state /state answered then."""
+    app = _app(store_target, tmp_path)
+    client = app.test_client()
+    gid = _import(client, hand.EVENTS)
+    original = _state(client, gid)
+    assert (original["turn"], original["phase"]) == (4, 1)
+    resp = client.post(
+        f"/games/{gid}/amend", json={"seq": 52, "index": hand.DIVIDEND, "event": hand.CORRECTED, "token": "d3"}
+    )
+    assert resp.status_code == 200 and resp.get_json() == {"seq": 53, "kept": 16, "set_aside": hand.SET_ASIDE}
+    corrected = _state(client, gid)
+    assert (corrected["turn"], corrected["phase"], corrected["players"]["Amy"]["companies"]) == (3, 9, ["WT"])
+    back = client.post(f"/games/{gid}/events", json={"seq": 53, "event": {"type": "go_back", "to": 52}})
+    assert back.status_code == 200 and back.get_json()["seq"] == 54
+    assert client.get(f"/games/{gid}/export").get_json()["events"] == hand.EVENTS
+    assert _state(client, gid) == original
+    # the row names only what differs: from the corrected dividend on, the 19 entries as they were
+    store = app.extensions["rss_store"]
+    row = store.rows(gid)[-1].event
+    assert (row["index"], row["events"]) == (hand.DIVIDEND, hand.EVENTS[hand.DIVIDEND :])
+    store.close()
+
+
 def test_go_back_through_the_logs_full_history(tmp_path, corrected):
     """The Log's full history offers "Go back to here…", whose confirmation names what changes."""
     events = corrected[0][:20]
@@ -279,6 +316,47 @@ def test_go_back_through_the_logs_full_history(tmp_path, corrected):
     app.extensions["rss_store"].close()
 
 
+# the words of rows 47 to 61 of the hand-laid log below, written out by hand (tests/corrected_game.py)
+HAND_WORDS = [
+    "Prussian Railway buys the WT from Amy for 10",  # 47
+    "Acquisitions done",
+    # Prussian Railway 2 (KME) + 2 (MHE) + 3 (WT) + 1 (KME-MHE) + 3 (one per company); BME 1 + BY 3 + 5
+    "Closing done (then: Income: Crystal +1, foreign investor +9, Prussian Railway +11)",
+    "Prussian Railway pays 0 per share; 5★ for 2 required: double up: 11 → 13",  # 1+1+2 stars, +1 for its 13
+    "Prussian Railway issues no share",
+    "The BSE stays private",  # 52: the last entry imported
+    # 53: entry 34 from 1; KME and MHE 1 star each, 12 - 6 = 6 is no 10: 2 stars, the 2 required at 10
+    "Corrected entry 34: Prussian Railway pays 3 per share; 2★ for 2 required: stays at 10 "
+    "(16 later entries kept, 2 set aside)",
+    "The WT stays private",
+    "Undone: The WT stays private",
+    "Restored: The WT stays private",
+    "Went back to the game as it was after row 52",
+    "Undone: going back to row 52",
+    "Undone: The WT stays private",
+    "Undone: the correction of entry 34",
+    "Restored: the correction of entry 34",  # 61
+]
+
+
+def test_the_words_since_each_row_of_a_hand_laid_log_with_a_correction(tmp_path):
+    """A stale post's words, against words written by hand: the hand-laid game, its dividend
+    corrected to 3, Amy keeping the WT private, an undo and a redo, going back to before the
+    correction and taking it all back, then the correction restored."""
+    store = Store(str(tmp_path / "hand.sqlite3"))
+    gid = store.import_transcript(transcript.build(PLAYERS, [], None, hand.EVENTS, "hand"))
+    assert store.amend(gid, 52, hand.DIVIDEND, hand.CORRECTED)["seq"] == 53
+    rows = [{"type": "skip_ipo", "company": "WT"}, {"type": "undo"}, {"type": "redo"}]
+    rows += [{"type": "go_back", "to": 52}, {"type": "undo"}, {"type": "undo"}, {"type": "undo"}, {"type": "redo"}]
+    for seq, event in enumerate(rows, start=53):
+        assert store.append(gid, seq, event) == seq + 1
+    timeline = store.timeline(gid)
+    for seq in range(46, 62):
+        assert timeline.words_since(seq, limit=10**6) == HAND_WORDS[seq - 46 :], seq
+    assert timeline.words_since(52, limit=3) == ["(6 earlier changes)", *HAND_WORDS[-3:]]
+    store.close()
+
+
 @pytest.mark.parametrize("seed", [3, 4])
 def test_the_words_since_any_row_are_the_words_of_the_whole_log(tmp_path, corrected, seed):
     """A stale post's words start where the rows after it reach back to; with corrections and going
@@ -289,6 +367,7 @@ def test_the_words_since_any_row_are_the_words_of_the_whole_log(tmp_path, correc
     events = corrected[0]
     store = Store(str(tmp_path / "words.sqlite3"))
     gid = store.import_transcript(transcript.build(PLAYERS, [], None, events[:20], "words"))
+    changed = 0  # corrections to another entry than the one in place
     for step in range(70):
         seq, game = store.state(gid)
         effective = store.events(gid)
@@ -302,13 +381,17 @@ def test_the_words_since_any_row_are_the_words_of_the_whole_log(tmp_path, correc
             store.append(gid, seq, {"type": "redo"})
         elif kind == "amend" and effective:
             index = rng.randrange(len(effective))
-            store.amend(gid, seq, index, effective[index])
+            event = _changed(effective, index)
+            changed += event != effective[index]
+            store.amend(gid, seq, index, event)
         elif kind == "go_back":
             store.append(gid, seq, {"type": "go_back", "to": rng.randrange(1, seq)})
         elif len(effective) < len(events) and events[: len(effective)] == effective:
             store.append(gid, seq, events[len(effective)])
         else:
             store.append(gid, seq, _other_event(game, {}))
+    print(f"seed {seed}: {changed} corrections to another entry")
+    assert changed, "no correction changed the game: the test did not test them"
     timeline = store.timeline(gid)
     whole = timeline.row_words(0)
     assert len(whole) == timeline.seq
