@@ -14,7 +14,7 @@ import pytest
 from assistant.log import saved as saved_states
 from assistant.log import transcript
 from assistant.log.walk import TooShort, Walk
-from assistant.rules import events_of
+from assistant.rules import RuleError, events_of, registry
 from assistant.store import Store
 from tests.project_games import bidding_war
 
@@ -61,6 +61,26 @@ def _check(target: str, gid: str, rng: random.Random) -> None:
         fresh.close()
 
 
+CHANGED = [0]  # corrections to another entry than the one in place, in all
+
+
+def _another(effective: list[dict], index: int) -> dict:
+    """An entry other than ``effective[index]`` that the rules accept in its place (the first of
+    the menu there), or that entry itself where nothing else fits."""
+    game = registry.STARS.create(PLAYERS)
+    for event in effective[:index]:
+        game.apply(event)
+    for item in game.legal_actions():
+        event = events_of(item, lambda *a: a[0] if len(a) == 2 else a[0][0])
+        if event != effective[index] and item["type"] != "player_done":
+            try:
+                game.preview(event)
+            except RuleError:
+                continue
+            return event
+    return effective[index]
+
+
 def _play(store: Store, gid: str, rng: random.Random) -> None:
     """One random step of a table: mostly a legal entry, sometimes an undo, a redo, a correction or
     a going back."""
@@ -73,13 +93,16 @@ def _play(store: Store, gid: str, rng: random.Random) -> None:
         store.append(gid, seq, {"type": "redo"})
         return
     if roll < 0.28 and len(game.journal) > 2:
-        # correct an old entry to itself, or to another legal choice at that point
+        # correct an old entry to another legal choice at that point (itself where there is none):
+        # the saved states after it no longer hold the game
         effective = store.events(gid)
         index = rng.randrange(len(effective))
+        event = _another(effective, index)
         try:
-            store.amend(gid, seq, index, effective[index])
+            store.amend(gid, seq, index, event)
         except Exception as err:  # noqa: BLE001
-            pytest.fail(f"correcting entry {index} to itself was refused: {err}")
+            pytest.fail(f"correcting entry {index} to {event} was refused: {err}")
+        CHANGED[0] += event != effective[index]
         return
     if roll < 0.31 and seq > 1:  # go back to any earlier row (issue 27)
         store.append(gid, seq, {"type": "go_back", "to": rng.randrange(1, seq)})
@@ -97,9 +120,11 @@ def test_a_store_starting_from_saved_states_answers_as_the_replay(store_target, 
     rng = random.Random(seed)
     store = Store(store_target, save_every=EVERY)
     gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
+    changed = CHANGED[0]
     for _ in range(160):
         _play(store, gid, rng)
         _check(store_target, gid, rng)
+    assert CHANGED[0] > changed, "no correction changed the game: the test did not test them"
     saved = store.tables.saved_state(gid, saved_states.version(), 10**9, 10**9)
     assert saved is not None, "no state was saved: the test did not test them"
     store.close()
