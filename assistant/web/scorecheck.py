@@ -1,5 +1,5 @@
 """Checking the final scores of a game played on paper: the form's figures as an end position for
-the engine (``position.final_scores``), and the result as the table shares it.  Nothing here
+the engine (``final_score.final_scores``), and the result as the table shares it.  Nothing here
 scores anything: the engine does."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from assistant.rules import RuleError, registry
-from assistant.rules.core import position, position_shape, words
+from assistant.rules.core import final_score, position_shape, words
 from assistant.rules.core.position_shape import MONEY_MAX
 from assistant.store.names import check_names
 from assistant.web import card_figures, costly
@@ -97,7 +97,7 @@ class ScoreForm:
 
     def result(self) -> dict:
         state = position_shape.check_state(self.state(), final=True)
-        scores = position.final_scores(self.ruleset, self.players, state)
+        scores = final_score.final_scores(self.ruleset, self.players, state)
         ranking = scores["ranking"]
         text = [f"{self.ruleset.title}: final scores"]
         text += [f"{n}. {p}: {scores['scores'][p]}" for n, p in enumerate(ranking, 1)]

@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from assistant.rules import RuleError, events_of, registry
-from assistant.rules.core import position
+from assistant.rules.core import final_score, position
 
 from .conftest import CONFORMANCE, REPO
 
@@ -195,10 +195,10 @@ def test_open_companies_games_are_not_resumed_from_a_position():
 
 
 # -------------------------------------------------------------------------- final scores
-def _score_file(tmp_path, key, state, players=PLAYERS) -> str:
+def _score_file(tmp_path, key, state, players=PLAYERS, **more) -> str:
     path = tmp_path / "check.json"
     path.write_text(
-        json.dumps({"format": "rss-score-check", "version": 1, "game": key, "players": players, "state": state})
+        json.dumps({"format": "rss-score-check", "version": 1, "game": key, "players": players, "state": state, **more})
     )
     return str(path)
 
@@ -221,7 +221,11 @@ def test_the_score_command_gives_the_engines_final_scoring_of_an_end_position(tm
     state = game.snapshot()
     run = _score(_score_file(tmp_path, key, state))
     assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout.splitlines()[-1]) == {"scores": game.final["scores"], "ranking": game.final["ranking"]}
+    assert json.loads(run.stdout.splitlines()[-1]) == {
+        "scores": game.final["scores"],
+        "ranking": game.final["ranking"],
+        "winner": game.final["ranking"][0],
+    }
     assert f"1. {game.final['ranking'][0]} {game.final['scores'][game.final['ranking'][0]]}: Money:" in run.stdout
 
 
@@ -231,7 +235,7 @@ def test_a_tie_goes_to_the_player_earlier_in_the_final_player_order_and_is_said_
         "players": {p: {"cash": 50 if p in ("Amy", "Crystal") else 10, "companies": [], "shares": {}} for p in PLAYERS},
         "corporations": {},
     }
-    result = position.final_scores(registry.STARS, PLAYERS, state)
+    result = final_score.final_scores(registry.STARS, PLAYERS, state)
     assert result["ranking"][:2] == ["Crystal", "Amy"]
     assert any("Crystal and Amy tie at 50: Crystal ranks higher" in line for line in result["lines"])
 
@@ -244,7 +248,7 @@ def test_several_corporations_at_the_top_price_are_legal_at_the_end_but_more_sha
         "corporations": {"Prussian Railway": {"share_price": top}, "Doppler AG": {"share_price": top}},
     }
     state["players"]["Amy"]["shares"] = {"Prussian Railway": 2, "Doppler AG": 1}
-    result = position.final_scores(registry.STARS, PLAYERS, state)
+    result = final_score.final_scores(registry.STARS, PLAYERS, state)
     assert result["scores"]["Amy"] == 3 * top
     state["players"]["Brian"]["shares"] = {"Prussian Railway": 4}
     run = _score(_score_file(tmp_path, "rolling-stock-stars", state))
@@ -259,4 +263,52 @@ def test_the_shared_score_samples(name):
     run = _score(str(path))
     assert run.returncode == 0, run.stderr
     expected = json.loads(path.read_text())["expected"]
-    assert json.loads(run.stdout.splitlines()[-1]) == expected
+    assert json.loads(run.stdout.splitlines()[-1]) == {**expected, "winner": expected["ranking"][0]}
+
+
+# The two-handed variant (rulebook, "Two-player, two-handed variant"): the seats in their first
+# player order, A's right hand 1st, B's left hand 2nd, B's right hand 3rd, A's left hand 4th.
+SEATS = ["Amy (right hand)", "Brian (left hand)", "Brian (right hand)", "Amy (left hand)"]
+
+
+def _cash_only(cash: dict[str, int], order: list[str]) -> dict:
+    return {
+        "player_order": order,
+        "players": {p: {"cash": n, "companies": [], "shares": {}} for p, n in cash.items()},
+        "corporations": {},
+    }
+
+
+@pytest.mark.parametrize("key", [k for k, _ in RULESETS if "two_handed" in registry.get(k).variants])
+def test_a_two_handed_score_check_names_the_person_whose_lower_ranked_seat_is_better(tmp_path, key):
+    # The rulebook's example: Amy's right hand first by far, her left hand a close last; Brian's
+    # seats 2nd and 3rd.  Brian wins.  The final player order (rotated) does not decide whose seat is whose.
+    order = [SEATS[1], SEATS[2], SEATS[3], SEATS[0]]
+    cash = dict(zip(SEATS, [200, 60, 55, 50], strict=True))
+    path = _score_file(tmp_path, key, _cash_only(cash, order), SEATS, options=["two_handed"], persons=["Amy", "Brian"])
+    run = _score(path)
+    assert run.returncode == 0, run.stderr
+    last = json.loads(run.stdout.splitlines()[-1])
+    assert last == {"scores": cash, "ranking": SEATS[:3] + [SEATS[3]], "winner": "Brian"}
+    assert "Amy's lower-ranked seat is 4th, Brian's is 3rd; Brian wins" in run.stdout
+    # Amy's seats 1st and 2nd: Amy wins; without "persons" the people are A and B
+    cash = dict(zip(SEATS, [100, 10, 90, 95], strict=True))
+    run = _score(_score_file(tmp_path, key, _cash_only(cash, order), SEATS, options=["two_handed"]))
+    assert json.loads(run.stdout.splitlines()[-1])["winner"] == "A", run.stderr
+
+
+def test_a_two_handed_score_check_needs_four_seats_and_a_known_variant(tmp_path):
+    run = _score(_score_file(tmp_path, "rolling-stock-stars", _cash_only({"Amy": 1, "Brian": 2}, ["Amy", "Brian"]),
+                             ["Amy", "Brian"], options=["two_handed"]))  # fmt: skip
+    assert run.returncode == 1 and "four seats" in run.stderr
+    run = _score(_score_file(tmp_path, "rolling-stock-stars", _cash_only({p: 1 for p in PLAYERS}, PLAYERS),
+                             options=["three_handed"]))  # fmt: skip
+    assert run.returncode == 1 and "no variant 'three_handed'" in run.stderr
+
+
+def test_a_score_check_without_the_final_player_order_is_refused_naming_the_field(tmp_path):
+    state = _cash_only({p: 50 for p in PLAYERS}, PLAYERS)
+    del state["player_order"]
+    run = _score(_score_file(tmp_path, "rolling-stock-stars", state))
+    assert run.returncode == 1 and run.stdout == ""
+    assert "player_order" in run.stderr and "missing" in run.stderr

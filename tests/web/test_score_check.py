@@ -8,7 +8,7 @@ import re
 from urllib.parse import urlencode
 
 from assistant.rules import registry
-from assistant.rules.core import position
+from assistant.rules.core import final_score
 
 
 def _url(game="rolling-stock-stars", names=("Amy", "Brian", "Crystal", "Dirk"), raw=(), **fields) -> str:
@@ -53,7 +53,7 @@ def test_the_scores_are_the_engines_final_scoring_with_each_make_up(client):
         },
         "corporations": {"Doppler AG": {"share_price": 16}, "Stock Masters": {"share_price": 75}},
     }
-    expected = position.final_scores(registry.STARS, list(state["player_order"]), state)
+    expected = final_score.final_scores(registry.STARS, list(state["player_order"]), state)
     assert _ranking(resp.text) == [(p, expected["scores"][p]) for p in expected["ranking"]]
     assert _ranking(resp.text)[0] == ("Dirk", 60 + 150)
     assert "2 × Stock Masters at 75 = 150." in resp.text and "BME: face value 1." in resp.text

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pickle
 
-from . import deadline, events, position, words
+from . import deadline, events, final_score, position, words
 from .compute import corporation_income, private_income
 from .entities import Corporation, ForeignInvestor, Player
 from .errors import RuleError
@@ -613,16 +613,8 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         scores = self.scores()
         ranking = self.ranking(scores)
         self.final = {"scores": scores, "ranking": ranking}
-        if self.two_handed:
-            initial = list(self.players)  # seats in initial player order
-            seats = {self.persons[0]: [initial[0], initial[3]], self.persons[1]: [initial[1], initial[2]]}
-            worst = {person: max(ranking.index(s) for s in ss) for person, ss in seats.items()}
-            winner = min(worst, key=lambda person: worst[person])
-            self.final["two_handed"] = {
-                "seats": seats,
-                "lower_rank": {k: v + 1 for k, v in worst.items()},
-                "winner": winner,
-            }
+        if self.two_handed:  # the seats in their first player order decide whose they are
+            self.final["two_handed"] = final_score.two_handed(list(self.players), self.persons, ranking)
         self._log("The game ends. " + ", ".join(f"{p} {scores[p]}" for p in ranking))
 
     def __repr__(self):

@@ -2,7 +2,8 @@
 turn, and the final scoring of a game played on paper (../shared/conformance/FORMAT-position.md).
 
 ``resume(ruleset, players, options, position)`` checks the position and returns an engine game at
-the start of the next turn; ``final_scores(ruleset, players, state)`` scores an end position.  A
+the start of the next turn (``final_score.final_scores`` scores an end position with the same
+checks).  A
 position that cannot be is refused with one RuleError naming every problem at once: its
 ``problems`` list each one as ``(field, message)``, the field a path into the position
 ("players.Amy.cash", "corporations.Doppler AG.issued", "offering", "deck.green", ...), so that a
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from . import explain, words
+from . import words
 from .entities import Corporation
 from .errors import RuleError
 
@@ -443,57 +444,3 @@ def resume(ruleset, players, options, position: dict, persons=None, prepare=None
     getattr(game, f"_start_{game.phase_kind}")()
     game._advance()
     return game
-
-
-def final_scores(ruleset, players, state: dict) -> dict:
-    """``{"scores", "ranking", "lines", "ties"}`` of an end position (money, companies, shares, share
-    prices); ``ties`` are the tie-breaks in words (also at the end of ``lines``)."""
-    game = ruleset.create(list(players), [])
-    problems = _Problems()
-    _order_and_players(game, state, players, problems, "The final player order")
-    order = game.order
-    prices = {}
-    with problems.part():
-        prices = _check_prices(game, state, problems)
-    seen: dict[str, str] = {}
-    for p in game.players.values():
-        for abbr in p.companies:
-            with problems.part():
-                if abbr not in game.cards.companies:
-                    problems.fail(f"players.{p.name}.companies", f"There is no company {abbr!r} in {ruleset.title}.")
-                if abbr in seen:
-                    problems.fail(
-                        f"players.{p.name}.companies", f"The {abbr} is in two places: {seen[abbr]} and {p.name}."
-                    )
-                seen[abbr] = p.name
-    for name, price in prices.items():
-        with problems.part():
-            charter = game.charters[name]
-            held = sum(p.shares.get(name, 0) for p in game.players.values())
-            if held > charter.shares:
-                problems.fail(
-                    f"corporations.{name}.share_price",
-                    f"The players hold {held} {name} shares; it has only {charter.shares}.",
-                )
-            game.corps[name] = Corporation(name, price, charter.shares)
-    problems.raise_all()
-    scores = game.scores()
-    ranking = game.ranking(scores)
-    lines = []
-    for place, name in enumerate(ranking, 1):
-        why = explain.score(game, name)
-        lines.append(f"{place}. {name} {scores[name]}: " + " ".join(why["lines"]))
-    ties = tie_breaks(scores, ranking, order)
-    return {"scores": scores, "ranking": ranking, "lines": lines + ties, "ties": ties}
-
-
-def tie_breaks(scores: dict[str, int], ranking: list[str], order: list[str]) -> list[str]:
-    """The ties of a ranking, in words: the player earlier in the final player order ranks higher."""
-    out = []
-    for score in sorted({s for s in scores.values() if list(scores.values()).count(s) > 1}, reverse=True):
-        tied = [p for p in ranking if scores[p] == score]
-        out.append(
-            f"{' and '.join(tied)} tie at {score}: {tied[0]} ranks higher, being earlier in the final player "
-            f"order ({', '.join(order)})."
-        )
-    return out

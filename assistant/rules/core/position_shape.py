@@ -1,7 +1,7 @@
 """The shape of a position (../shared/conformance/FORMAT-position.md), checked before anything reads it.
 
 A position comes from outside (a transcript's ``position``, the resume form, a score check): before
-``position.resume`` or ``position.final_scores`` look at it, every field the format defines must be
+``position.resume`` or ``final_score.final_scores`` look at it, every field the format defines must be
 of its type and every figure within what a real game can hold, else ``ShapeError`` (a RuleError)
 names the field.  Whether the position can be (shares that add up, a company in one place, prices
 on the price row of its game) is the engine's to say (``position.py``); this module only makes sure
