@@ -13,6 +13,7 @@ from assistant.rules.core import final_score, position_shape, words
 from assistant.rules.core.position_shape import MONEY_MAX
 from assistant.store.names import check_names
 from assistant.web import card_figures, costly
+from assistant.web.labels import two_handed_seats
 
 MAX_PLAYERS = 6
 MAX_NAME = 30
@@ -30,10 +31,16 @@ class FormError(ValueError):
 @dataclass
 class ScoreForm:
     """What the table entered: the game, the players in final order, and per player and corporation
-    the figures scoring needs.  Values are kept as entered, to show them again."""
+    the figures scoring needs.  Values are kept as entered, to show them again.
+
+    The two-handed variant: the two persons are entered (A first), ``players`` are their four seats
+    in the first player order (``labels.two_handed_seats``) and ``order`` the final player order, as
+    entered (empty: the seats' own order)."""
 
     ruleset: registry.Ruleset
     players: list[str]
+    persons: list[str] | None = None
+    order: list[str] = field(default_factory=list)
     cash: dict[int, str] = field(default_factory=dict)
     companies: dict[int, list[str]] = field(default_factory=dict)
     shares: dict[tuple[int, str], str] = field(default_factory=dict)
@@ -42,7 +49,14 @@ class ScoreForm:
     @classmethod
     def read(cls, args) -> ScoreForm:
         ruleset, players = game_and_players(args, 2)
-        form = cls(ruleset, players)
+        persons = None
+        if "two_handed" in args.getlist("option"):
+            if "two_handed" not in ruleset.variants:
+                raise FormError(f"{ruleset.title} has no two-handed variant: untick it, or choose another game.")
+            if len(players) != 2:
+                raise FormError("The two-handed variant is for 2 persons: enter just their two names, person A first.")
+            persons, players = players, two_handed_seats(*players)
+        form = cls(ruleset, players, persons, [o for o in args.getlist("order") if o])
         for i in range(len(players)):
             form.cash[i] = args.get(f"cash-{i}", "")
             form.companies[i] = [a for a in args.getlist(f"co-{i}") if a in ruleset.cards.companies]
@@ -79,11 +93,15 @@ class ScoreForm:
         missing = sorted(held - set(corps))
         if missing:
             raise FormError(f"Players hold {missing[0]} shares: choose its share price.")
-        return {"player_order": list(self.players), "players": players, "corporations": corps}
+        return {"player_order": final_order(self.order, self.players), "players": players, "corporations": corps}
+
+    @property
+    def options(self) -> list[str]:
+        return ["two_handed"] if self.persons else []
 
     def key(self) -> str:
         """What the result depends on, as one text."""
-        return json.dumps([self.ruleset.key, self.players, self.state()], sort_keys=True)
+        return json.dumps([self.ruleset.key, self.players, self.persons, self.state()], sort_keys=True)
 
     def checked(self) -> dict:
         """``result()``, worked out at most once per worker for the same figures, one at a time."""
@@ -97,10 +115,12 @@ class ScoreForm:
 
     def result(self) -> dict:
         state = position_shape.check_state(self.state(), final=True)
-        scores = final_score.final_scores(self.ruleset, self.players, state)
+        scores = final_score.final_scores(self.ruleset, self.players, state, self.options, self.persons)
         ranking = scores["ranking"]
         text = [f"{self.ruleset.title}: final scores"]
         text += [f"{n}. {p}: {scores['scores'][p]}" for n, p in enumerate(ranking, 1)]
+        if self.persons:
+            text.append(f"{scores['winner']} wins the two-handed game.")
         return {
             **scores,
             "rows": [{"place": n, "player": p, "score": scores["scores"][p]} for n, p in enumerate(ranking, 1)],
@@ -117,6 +137,16 @@ class ScoreForm:
 
     def prices_row(self) -> list[int]:
         return [p for p in self.ruleset.cards.prices if p]
+
+
+def final_order(given: list[str], seats: list[str]) -> list[str]:
+    """The final player order the form gives (``order``, one seat per position), or the seats as
+    entered: in an ordinary game the players are entered in the final player order."""
+    if not given:
+        return list(seats)
+    if sorted(given) != sorted(seats):
+        raise FormError("The final player order must name every seat once.")
+    return list(given)
 
 
 def game_and_players(args, fewest: int | None = None) -> tuple[registry.Ruleset, list[str]]:

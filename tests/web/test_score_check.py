@@ -96,3 +96,34 @@ def test_several_corporations_at_the_top_price_are_legal_at_the_end_in_classic(c
         )  # fmt: skip
     )
     assert resp.status_code == 200 and _ranking(resp.text) == [("Brian", 200), ("Amy", 100)]
+
+
+def test_a_two_handed_check_names_the_person_whose_lower_ranked_seat_is_better(client):
+    # Rulebook, "Two-player, two-handed variant": Amy plays seats 1 and 4, Brian 2 and 3.  Amy's
+    # right hand first by far, her left hand a close last: Brian wins (his lower seat is 3rd).
+    seats = ["Amy (right hand)", "Brian (left hand)", "Brian (right hand)", "Amy (left hand)"]
+    final = [seats[1], seats[2], seats[3], seats[0]]  # the final player order, not the first one
+    url = _url(
+        names=("Amy", "Brian"), option="two_handed", order=final, cash_0="200", cash_1="60", cash_2="55", cash_3="50"
+    )
+    resp = client.get(url)
+    assert resp.status_code == 200, resp.text
+    assert _ranking(resp.text) == [(seats[0], 200), (seats[1], 60), (seats[2], 55), (seats[3], 50)]
+    assert (
+        "<strong>Brian wins</strong> the two-handed game: Amy's lower-ranked seat is 4th; Brian's lower-ranked seat is 3rd."
+        in resp.text
+    )
+    assert "Brian wins the two-handed game." in resp.text  # the text to copy
+    # the final player order breaks a tie: Amy's left hand, earlier in it, ranks above her right hand
+    tie = client.get(
+        _url(
+            names=("Amy", "Brian"), option="two_handed", order=final, cash_0="50", cash_1="10", cash_2="10", cash_3="50"
+        )
+    )
+    assert _ranking(tie.text)[:2] == [(seats[3], 50), (seats[0], 50)]
+    three = client.get(_url(names=("Amy", "Brian", "Crystal"), option="two_handed"))
+    assert three.status_code == 422 and "for 2 persons" in three.text and 'value="two_handed" checked' in three.text
+    v22 = client.get(_url(game="rolling-stock-v2.2", names=("Amy", "Brian"), option="two_handed"))
+    assert v22.status_code == 422 and "no two-handed variant" in v22.text
+    odd = client.get(_url(names=("Amy", "Brian"), option="two_handed", order=[seats[0]] * 4, cash_0="1"))
+    assert odd.status_code == 422 and "must name every seat once" in odd.text

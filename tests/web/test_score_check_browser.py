@@ -74,3 +74,23 @@ def test_a_four_player_end_position_is_scored_on_a_phone_in_few_taps(browser, li
         assert _problems(page, axe) == [], scheme
     page.goto(live + "/scores")
     assert _problems(page, axe) == []
+
+
+def test_a_two_handed_check_on_a_phone_names_the_winner_light_and_dark(browser, live):
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(live + "/scores")
+    page.check("input[name='option'][value='two_handed']")
+    page.fill("ol.names li:nth-child(1) input", "Amy")
+    page.fill("ol.names li:nth-child(2) input", "Brian")
+    page.click("button:has-text('Next')")
+    assert page.locator("select[name='order']").count() == 4
+    for i, cash in enumerate(["200", "60", "55", "50"]):  # the rulebook's example: Brian wins
+        page.fill(f"input[name='cash-{i}']", cash)
+    page.click("button:has-text('Score it')")
+    page.wait_for_selector("ol.ranking")
+    assert page.locator(".winner").inner_text().startswith("Brian wins the two-handed game")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    axe = axe_sync.Axe()
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert _problems(page, axe) == [], scheme

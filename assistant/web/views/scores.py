@@ -32,6 +32,7 @@ def check():
             slots=MAX_PLAYERS,
             chosen=request.args.get("game") or registry.DEFAULT,
             names=request.args.getlist("name"),
+            options=request.args.getlist("option"),
             error=str(err),
         ), err.status
     result, error, status = None, None, 200
