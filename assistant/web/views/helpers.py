@@ -129,7 +129,7 @@ def acquisition(gid: str):
         try:
             corp = hc.need_corporation(v.game, args.get("corporation"))
             company = hc.need_company(v.game, args.get("company"))
-            raw = args.get("price", "")
+            raw = args.get("e.price") or args.get("price", "")  # e.price: typed beside the link
             if raw == "":  # no price yet: the lowest of the menu's range (or of the price span)
                 lo_hi = choices["spans"].get((corp, company))
                 raw = lo_hi[0] if lo_hi else hc.companies_of(v.game)[company].price_min
@@ -196,11 +196,12 @@ DECISION_HELPERS = {"dividend", "ipo", "trade", "acquisition", "closing"}
 
 
 @bp.app_template_global()
-def helper_link(v, name: str, label: str | None = None, **params) -> Markup:
-    """A one-tap link to a helper, with the slot the helper is swapped into."""
+def helper_link(v, name: str, label: str | None = None, include: str | None = None, **params) -> Markup:
+    """A one-tap link to a helper, with the slot the helper is swapped into; ``include``: the field
+    (an htmx selector) whose typed value goes with the link (the price typed beside it)."""
     links = [(name, label or HELPERS.get(name, name), params)]
     decision = v.decision if name in DECISION_HELPERS else ""
-    return Markup(render_template("helpers/_links.html", v=v, links=links, decision=decision))
+    return Markup(render_template("helpers/_links.html", v=v, links=links, decision=decision, include=include))
 
 
 @bp.app_template_global()
@@ -245,7 +246,8 @@ def decision_helpers(v, form, first: bool = True, close_link: bool = False) -> M
             links.append(("closing", "Who must close?", {}))
     if not links:
         return Markup("")
-    return Markup(render_template("helpers/_links.html", v=v, links=links, decision=v.decision))
+    typed = "previous input[name='e.price']" if kind == "acquire" and getattr(form, "number", None) else None
+    return Markup(render_template("helpers/_links.html", v=v, links=links, decision=v.decision, include=typed))
 
 
 @bp.app_template_global()
