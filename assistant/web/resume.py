@@ -7,13 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assistant.log import transcript
-from assistant.rules import registry
-from assistant.rules.core import words
-from assistant.rules.core.position_shape import TURN_MAX
+from assistant.rules import RuleError, registry
+from assistant.rules.core import position, position_shape, words
+from assistant.rules.core.position_shape import MONEY_MAX, TURN_MAX
 from assistant.web import card_figures
 from assistant.web.scorecheck import FormError, _number, _price, charter_shares, game_and_players
 
 OFFER, UNAVAILABLE, OUT, FI = "offer", "unavailable", "out", "fi"
+FORM = "form:"  # a problem's path that is a form field's name (a figure that cannot be read)
 
 
 @dataclass
@@ -64,6 +65,8 @@ class ResumeForm:
         """The form field a problem of the position is about (``rules.core.position``'s fields:
         "players.Amy.cash", "corporations.Doppler AG.issued", "deck.green", ...); None: the form
         as a whole."""
+        if path.startswith(FORM):  # a field of the form itself
+            return path[len(FORM) :]
         head, _, rest = path.partition(".")
         if head == "players":
             for i, name in enumerate(self.players):
@@ -108,16 +111,30 @@ class ResumeForm:
 
     # -- the position -------------------------------------------------------------------------
     def position(self) -> dict:
+        """The position the form gives; FormError (422) with ``problems``, each ``(field, message)``,
+        when figures cannot be read: every one at once, and with them the engine's problems of the
+        rest of the position (a figure that cannot be read counts as empty there)."""
+        problems: list[tuple[str, str]] = []
+        statuses = {422}
+
+        def num(name: str, what: str, high: int = MONEY_MAX) -> int:
+            try:
+                return _number(self.value(name), what, high)
+            except FormError as err:
+                problems.append((FORM + name, str(err)))
+                statuses.add(err.status)
+                return 0
+
         players = {}
         most = charter_shares(self.ruleset)
         for i, name in enumerate(self.players):
             shares = {}
             for corp in self.ruleset.corporations:
-                n = _number(self.value(f"sh-{i}-{corp}"), f"{words.possessive(name)} {corp} shares", most[corp])
+                n = num(f"sh-{i}-{corp}", f"{words.possessive(name)} {corp} shares", most[corp])
                 if n:
                     shares[corp] = n
             players[name] = {
-                "cash": _number(self.value(f"cash-{i}"), f"{words.possessive(name)} money"),
+                "cash": num(f"cash-{i}", f"{words.possessive(name)} money"),
                 "companies": self.chosen(f"co-{i}"),
                 "shares": shares,
             }
@@ -125,24 +142,28 @@ class ResumeForm:
         for corp in self.ruleset.corporations:
             price = self.value(f"price-{corp}")
             if not price:
+                if any(p["shares"].pop(corp, 0) for p in players.values()):
+                    problems.append((f"{FORM}price-{corp}", f"Players hold {corp} shares: choose its share price."))
+                continue
+            try:
+                share_price = _price(price, f"{words.possessive(corp)} share price", self.ruleset)
+            except FormError as err:
+                problems.append((f"{FORM}price-{corp}", str(err)))
+                statuses.add(err.status)
                 continue
             held = sum(p["shares"].get(corp, 0) for p in players.values())
-            bank = _number(self.value(f"bank-{corp}"), f"{words.possessive(corp)} shares in the bank", most[corp])
+            bank = num(f"bank-{corp}", f"{words.possessive(corp)} shares in the bank", most[corp])
             president = self.value(f"pres-{corp}") or None
             if president is None and held:  # worked out: the player holding the most (the first in order on a tie)
                 president = max(self.players, key=lambda p: (players[p]["shares"].get(corp, 0), -self.players.index(p)))
             corps[corp] = {
-                "cash": _number(self.value(f"treasury-{corp}"), f"{words.possessive(corp)} treasury"),
-                "share_price": _price(price, f"{words.possessive(corp)} share price", self.ruleset),
+                "cash": num(f"treasury-{corp}", f"{words.possessive(corp)} treasury"),
+                "share_price": share_price,
                 "companies": self.chosen(f"co-corp-{corp}"),
                 "president": president,
                 "issued": held + bank,  # worked out: what players and the bank hold
                 "bank_shares": bank,
             }
-        held_by = {c for p in players.values() for c in p["shares"]}
-        missing = sorted(held_by - set(corps))
-        if missing:
-            raise FormError(f"Players hold {missing[0]} shares: choose its share price.")
         placed = {a for p in players.values() for a in p["companies"]}
         placed |= {a for c in corps.values() for a in c["companies"]}
         placed |= set(self.chosen("co-fi") + self.chosen(f"co-{OFFER}") + self.chosen(f"co-{UNAVAILABLE}"))
@@ -150,20 +171,19 @@ class ResumeForm:
         deck = {}
         full = self.full_deck()
         for color in self.colors:
-            text = self.value(f"deck-{color}")
-            if text:
-                deck[color] = _number(text, f"The {color} cards left", full[color])
+            if self.value(f"deck-{color}"):
+                deck[color] = num(f"deck-{color}", f"The {color} cards left", full[color])
             else:  # worked out: the colour's cards less those on the table or listed out of the game
                 seen = [a for a in self.ruleset.cards.companies_by_color[color] if a in placed or a in out]
                 deck[color] = max(0, full[color] - len(seen))
-        turn = _number(self.value("turn"), "The turn that just ended", TURN_MAX) or 1
-        return {
+        turn = num("turn", "The turn that just ended", TURN_MAX) or 1
+        found = {
             "after": {"turn": turn, "phase": len(self.ruleset.engine.PHASES)},
             "state": {
                 "player_order": list(self.players),
                 "players": players,
                 "foreign_investor": {
-                    "cash": _number(self.value("fi-cash"), "The foreign investor's money"),
+                    "cash": num("fi-cash", "The foreign investor's money"),
                     "companies": self.chosen("co-fi"),
                 },
                 "corporations": corps,
@@ -174,6 +194,25 @@ class ResumeForm:
             "deck": deck,
             "out_of_game": out,
         }
+        if problems:
+            raise self._refused(problems, found, min(statuses))
+        return found
+
+    def _refused(self, problems: list[tuple[str, str]], found: dict, status: int) -> FormError:
+        """The form's own problems and the engine's of the rest of the position, all at once (the
+        engine's about a field already refused are left out: it saw that field empty)."""
+        try:
+            position.resume(self.ruleset, self.players, self.options, position_shape.check_position(found))
+        except RuleError as err:
+            own = {self.field_of(path) for path, _ in problems}
+            problems += [
+                (f, m)
+                for f, m in (getattr(err, "problems", None) or [("", err.message)])
+                if self.field_of(f) not in own
+            ]
+        refused = FormError(" ".join(m for _, m in problems), status)
+        refused.problems = problems
+        return refused
 
     def transcript(self) -> dict:
         return transcript.build(

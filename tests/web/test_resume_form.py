@@ -157,3 +157,36 @@ def test_share_fields_are_shown_only_for_corporations_in_play(client):
     assert resp.status_code == 200
     assert 'name="sh-0-Doppler AG"' in resp.text and 'name="sh-1-Doppler AG"' in resp.text
     assert 'name="sh-0-Stars, Inc."' not in resp.text
+
+
+def test_a_figure_that_cannot_be_read_and_a_corporations_problems_come_with_every_other_problem(client, store):
+    """Issue 37: a company in two places was shown only once the other problems were fixed.  Here
+    one submit names all five, each beside its field: a money that is not a number, Doppler AG's
+    treasury below 0, its president holding fewer shares than another player, its company BSE also
+    in front of Crystal, and its price at the top of the row (75: the game would have ended)."""
+    from tests.rules.test_position_refusals import stars_position
+
+    pos = stars_position()
+    doppler = pos["state"]["corporations"]["Doppler AG"]
+    doppler.update(president="Brian", share_price=75)
+    typed = {"cash-1": "12x", "treasury-Doppler AG": "-3"}
+    fields = [(k, typed.get(k, v)) for k, v in form_of("rolling-stock-stars", pos)]
+    crystal = pos["state"]["player_order"].index("Crystal")
+    fields.append((f"co-{crystal}", "BSE"))
+    resp = client.post("/resume/table", data=MultiDict([*fields, ("csrf_token", _csrf(client))]))
+    assert resp.status_code == 400  # a field that is not a number
+    page = resp.text.replace("&#39;", "'")
+    assert "This position cannot be, for 5 reasons, each shown at its field" in page
+    for field, words in (
+        ("cash-1", "a whole number, not '12x'"),
+        ("treasury-Doppler AG", "Doppler AG's treasury cannot be below 0."),
+        ("pres-Doppler AG", "Brian holds 0 Doppler AG shares, fewer than another player"),
+        ("co-corp-Doppler AG", "The BSE is in two places: Crystal and Doppler AG."),
+        ("price-Doppler AG", "Doppler AG is at 75, the top of the share price row"),
+    ):
+        span = re.search(
+            rf'<span class="refusal field-problem" id="pb-{field.replace(" ", "_")}-1">([^<]*)</span>', page
+        )
+        assert span and words in span.group(1), (field, span and span.group(1))
+    assert 'name="cash-1" value="12x"' in page  # the figures stay as entered
+    assert not store.tables.game_ids()

@@ -11,7 +11,8 @@ from __future__ import annotations
 from . import explain
 from .entities import Corporation
 from .errors import RuleError
-from .position import RULE, _check_prices, _order_and_players, _Problems
+from .position import _check_prices, _order_and_players
+from .position_problems import RULE, _Problems
 
 
 def two_handed(seats: list[str], persons: list[str], ranking: list[str]) -> dict:

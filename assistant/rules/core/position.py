@@ -20,63 +20,11 @@ once the deck and the offering are empty, and where the bank never holds every i
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 from . import words
 from .entities import Corporation
 from .errors import RuleError
-
-RULE = None  # a refused position names no rule of play
-
-
-class _Stop(Exception):
-    """Ends the check of one part of the position after a problem in it (the others go on)."""
-
-
-class _Problems:
-    """Every problem of a position, each with the field it is about."""
-
-    def __init__(self):
-        self.items: list[tuple[str, str]] = []
-
-    def fail(self, field: str, message: str):
-        self.items.append((field, message))
-        raise _Stop
-
-    @contextmanager
-    def part(self):
-        """One part of the position (a player, a corporation, the deck): a problem in it ends its
-        check, and the check of the next part goes on."""
-        try:
-            yield
-        except _Stop:
-            pass
-
-    def __bool__(self) -> bool:
-        return bool(self.items)
-
-    def raise_all(self) -> None:
-        if self.items:
-            seen, unique = set(), []
-            for item in self.items:
-                if item not in seen:
-                    seen.add(item)
-                    unique.append(item)
-            err = RuleError(" ".join(message for _, message in unique), RULE)
-            err.problems = unique
-            raise err
-
-
-def _int(problems: _Problems, field: str, value, what: str, low: int = 0) -> int:
-    if type(value) is not int or value < low:
-        problems.fail(field, f"{what} must be a whole number of at least {low}, not {value!r}.")
-    return value
-
-
-def _names(problems: _Problems, field: str, value, what: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        problems.fail(field, f"{what} must be a list of names.")
-    return list(value)
+from .position_deck import _deck, _reachable
+from .position_problems import RULE, _int, _names, _Problems
 
 
 def _players(game, state: dict, players: list[str], problems: _Problems) -> None:
@@ -160,51 +108,70 @@ def _check_prices(game, state: dict, problems: _Problems) -> dict[str, int]:
     return prices
 
 
-def _corporations(game, state: dict, problems: _Problems) -> None:
+def _corporations(game, state: dict, problems: _Problems) -> dict[str, int]:
+    """Each corporation in play; its share price by name (also of those with another problem)."""
     prices = _check_prices(game, state, problems)
     for name, price in prices.items():
         with problems.part():
             _corporation(game, name, price, state["corporations"][name], problems)
+    return prices
 
 
 def _corporation(game, name: str, price: int, c: dict, problems: _Problems) -> None:
+    """One corporation: each of its figures is checked, whatever the others' problems; it enters
+    the game only without any."""
     charter = game.charters[name]
     corp = Corporation(name, price, charter.shares)
     at = f"corporations.{name}"
+    before = len(problems.items)
     with problems.part():
         corp.cash = _int(problems, f"{at}.cash", c.get("cash"), f"{words.possessive(name)} treasury")
-    corp.companies = _names(
-        problems, f"{at}.companies", c.get("companies") or [], f"{words.possessive(name)} companies"
-    )
-    if not corp.companies:
-        problems.fail(f"{at}.companies", f"{name} owns no company; a corporation always owns at least one.")
-    corp.issued = _int(problems, f"{at}.issued", c.get("issued"), f"{words.possessive(name)} issued shares", 1)
-    corp.bank_shares = _int(
-        problems, f"{at}.bank_shares", c.get("bank_shares", 0), f"{words.possessive(name)} shares in the bank"
-    )
-    if corp.issued > charter.shares:
-        problems.fail(f"{at}.issued", f"{name} has {charter.shares} shares; {corp.issued} cannot be issued.")
-    if corp.issued < 2:
-        problems.fail(
-            f"{at}.issued",
-            f"{name} has {words.count(corp.issued, 'share')} issued, but going public puts at least one share with the founder "
-            f"and as many in the bank: at least 2 are issued.",
+    with problems.part():
+        corp.companies = _names(
+            problems, f"{at}.companies", c.get("companies") or [], f"{words.possessive(name)} companies"
         )
-    unissued = c.get("unissued")
-    if unissued is not None and unissued != charter.shares - corp.issued:
-        problems.fail(
-            f"{at}.issued",
-            f"{name}: {corp.issued} issued and {unissued} unissued do not make its {charter.shares} shares.",
+        if not corp.companies:
+            problems.fail(f"{at}.companies", f"{name} owns no company; a corporation always owns at least one.")
+    before_counts = len(problems.items)
+    with problems.part():
+        corp.issued = _int(problems, f"{at}.issued", c.get("issued"), f"{words.possessive(name)} issued shares", 1)
+        if corp.issued > charter.shares:
+            problems.fail(f"{at}.issued", f"{name} has {charter.shares} shares; {corp.issued} cannot be issued.")
+        if corp.issued < 2:
+            problems.fail(
+                f"{at}.issued",
+                f"{name} has {words.count(corp.issued, 'share')} issued, but going public puts at least one share "
+                f"with the founder and as many in the bank: at least 2 are issued.",
+            )
+        unissued = c.get("unissued")
+        if unissued is not None and unissued != charter.shares - corp.issued:
+            problems.fail(
+                f"{at}.issued",
+                f"{name}: {corp.issued} issued and {unissued} unissued do not make its {charter.shares} shares.",
+            )
+    with problems.part():
+        corp.bank_shares = _int(
+            problems, f"{at}.bank_shares", c.get("bank_shares", 0), f"{words.possessive(name)} shares in the bank"
         )
-    held = {p: game.players[p].shares.get(name, 0) for p in game.order}
-    if sum(held.values()) + corp.bank_shares != corp.issued:
-        problems.fail(
-            f"{at}.bank_shares",
-            f"{name}: the players hold {sum(held.values())} shares and the bank {corp.bank_shares}, "
-            f"but {corp.issued} are issued.",
-        )
-    president = c.get("president")
-    most = max(held.values())
+    counts = len(problems.items) == before_counts  # the issued and the bank's shares could be read
+    held = {p: game.players[p].shares.get(name, 0) for p in game.order if p in game.players}
+    with problems.part():
+        if counts and sum(held.values()) + corp.bank_shares != corp.issued:
+            problems.fail(
+                f"{at}.bank_shares",
+                f"{name}: the players hold {sum(held.values())} shares and the bank {corp.bank_shares}, "
+                f"but {corp.issued} are issued.",
+            )
+    with problems.part():
+        corp.president = _president(game, name, c.get("president"), held, problems)
+    if len(problems.items) == before:
+        game.corps[name] = corp
+        game._set_price(corp, corp.price)
+
+
+def _president(game, name: str, president, held: dict[str, int], problems: _Problems):
+    at = f"corporations.{name}"
+    most = max(held.values(), default=0)
     if president is None:
         if most:
             problems.fail(f"{at}.president", f"{name} has no president, but players hold its shares.")
@@ -223,9 +190,7 @@ def _corporation(game, name: str, price: int, c: dict, problems: _Problems) -> N
         )
     elif held[president] == 0:
         problems.fail(f"{at}.president", f"{president} holds no {name} share and cannot be its president.")
-    corp.president = president
-    game.corps[name] = corp
-    game._set_price(corp, corp.price)
+    return president
 
 
 def _place_companies(game, position: dict, problems: _Problems) -> None:
@@ -263,8 +228,14 @@ def _place_companies(game, position: dict, problems: _Problems) -> None:
             problems, "foreign_investor.companies", fi.get("companies") or [], "The foreign investor's companies"
         )
     game.fi.companies = place_all(fi_companies, "the foreign investor", "foreign_investor.companies")
-    for corp in game.corps.values():
-        corp.companies = place_all(corp.companies, corp.name, f"corporations.{corp.name}.companies")
+    given = state.get("corporations") if isinstance(state.get("corporations"), dict) else {}
+    for name, c in given.items():  # also a corporation with another problem: its companies are on the table
+        listed = c.get("companies") if isinstance(c, dict) else None
+        if name not in game.charters or not isinstance(listed, list) or not all(isinstance(a, str) for a in listed):
+            continue
+        kept = place_all(listed, name, f"corporations.{name}.companies")
+        if name in game.corps:
+            game.corps[name].companies = kept
     offering = state.get("offering") or {}
     if not isinstance(offering, dict):
         with problems.part():
@@ -292,102 +263,6 @@ def _place_companies(game, position: dict, problems: _Problems) -> None:
         for abbr in corp.companies:
             game.owner[abbr] = corp
     game.seen = set(places)
-
-
-def _deck(game, deck, state: dict, problems: _Problems) -> bool:
-    """The cards left per colour; False when they could not be read."""
-    if not isinstance(deck, dict):
-        problems.fail("deck", "The deck must be given as the number of cards left per colour.")
-    before = len(problems.items)
-    counts = {}
-    for color in game.colors:
-        with problems.part():
-            counts[color] = _int(problems, f"deck.{color}", deck.get(color, 0), f"The {color} cards left")
-    unknown = [c for c in deck if c not in game.colors]
-    if unknown:
-        problems.fail("deck", f"{game.ruleset.title} has no {unknown[0]} company cards in this game.")
-    if len(problems.items) > before:
-        return False
-    size = state.get("deck_size")
-    if size is not None and size != sum(counts.values()):
-        problems.fail("deck", f"The deck holds {sum(counts.values())} cards by colour, but its size is {size}.")
-    full = dict(game.deck_left)  # the game's set-up: every colour complete
-    top = next((c for c in game.colors if counts[c]), None)
-    if top is not None:
-        for color in game.colors[game.colors.index(top) + 1 :]:
-            if counts[color] != full[color]:
-                with problems.part():
-                    problems.fail(
-                        f"deck.{color}",
-                        f"Under the {top} cards the {color} ones are all still in the deck: "
-                        f"{full[color]} with {len(game.players)} players, not {counts[color]}.",
-                    )
-    for color, n in counts.items():
-        with problems.part():
-            unseen = [a for a in game.cards.companies_by_color[color] if a not in game.seen]
-            if n > full[color]:
-                problems.fail(
-                    f"deck.{color}",
-                    f"The deck holds at most {full[color]} {color} cards with {len(game.players)} players, not {n}.",
-                )
-            if n > len(unseen):
-                problems.fail(
-                    f"deck.{color}",
-                    f"{n} {color} cards cannot be left in the deck: only {len(unseen)} {color} companies are unaccounted for.",
-                )
-    game.deck_left = counts
-    return len(problems.items) == before
-
-
-def _reachable(game, problems: _Problems, deck_read: bool, full: dict[str, int]) -> None:
-    """What no table reaches at the end of a turn (the position's figures each make sense)."""
-    seats = len(game.players)
-    offering = len(game.available) + len(game.unavailable)
-    cards_left = game.deck_size() if deck_read else 0
-    with problems.part():
-        if game.unavailable:
-            problems.fail(
-                "offering.unavailable",
-                f"{', '.join(game.unavailable)} cannot be unavailable at the end of a turn: cards drawn in a turn "
-                f"become available after the foreign investor's phase.",
-            )
-    with problems.part():
-        if deck_read and cards_left and offering < seats:
-            problems.fail(
-                "offering",
-                f"The offering holds {offering} companies, but with {seats} seats it holds {seats} while the deck "
-                f"has cards ({cards_left} left): it is refilled after every purchase until the deck runs out.",
-            )
-    if deck_read:
-        by_color = game.cards.companies_by_color
-        for color in game.colors:
-            with problems.part():
-                if game.deck_left[color] and game.deck_left[color] == full[color]:
-                    shown = sorted(a for a in game.seen if a in by_color[color])
-                    if shown:
-                        problems.fail(
-                            f"deck.{color}",
-                            f"All {full[color]} {color} cards are still in the deck, yet {', '.join(shown)} "
-                            f"{'is' if len(shown) == 1 else 'are'} on the table: the {color} cards come off the deck "
-                            f"only after every card above them.",
-                        )
-    top = game.cards.top_price
-    for corp in game.corps.values():
-        with problems.part():
-            if corp.price == top:
-                problems.fail(
-                    f"corporations.{corp.name}.share_price",
-                    f"{corp.name} is at {top}, the top of the share price row: the game would have ended at its "
-                    f"end check, so no turn ends with it there.",
-                )
-    with problems.part():
-        if game.end_flipped and (cards_left or offering):
-            where = " and ".join(w for w, n in (("the deck", cards_left), ("the offering", offering)) if n)
-            problems.fail(
-                "end_card_flipped",
-                f"The end card is flipped only once the deck and the offering are empty; {where} still "
-                f"{'hold' if cards_left and offering else 'holds'} companies.",
-            )
 
 
 def resume(ruleset, players, options, position: dict, persons=None, prepare=None, edition=None):
@@ -422,15 +297,16 @@ def resume(ruleset, players, options, position: dict, persons=None, prepare=None
     if state.get("game_over"):
         raise RuleError("The game is over; check its scores instead.", RULE)
     _order_and_players(game, state, players, problems, "The player order")
+    prices: dict[str, int] = {}
     with problems.part():
-        _corporations(game, state, problems)
+        prices = _corporations(game, state, problems)
     _place_companies(game, position, problems)
     deck_read, full = False, dict(game.deck_left)  # the set-up's deck: every colour complete
     with problems.part():
         deck_read = _deck(game, position.get("deck"), state, problems)
     game.end_flipped = bool(state.get("end_card_flipped"))
     if game.edition >= 2:
-        _reachable(game, problems, deck_read, full)
+        _reachable(game, problems, deck_read, full, prices)
     problems.raise_all()
     game.history_known = False  # deductions from the game's history (the highest card last) do not apply
     game.resumed_from = position

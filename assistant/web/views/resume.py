@@ -54,6 +54,7 @@ def table():
         gid = trial.import_transcript(form.transcript())  # tried first in a process of its own (trial.py)
     except FormError as err:
         error, status = str(err), err.status
+        problems = getattr(err, "problems", None)
     except RuleError as err:
         error = err.message
         problems = getattr(err, "problems", None)
