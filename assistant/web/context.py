@@ -12,7 +12,7 @@ from assistant.log.walk import UNDOS_WITHOUT_CONFIRM
 from assistant.rules import registry
 from assistant.rules.core import preview, words
 from assistant.store import NotFound
-from assistant.web import action_forms, labels
+from assistant.web import action_forms, ahead, labels
 from assistant.web.acquisition import AcquisitionView
 from assistant.web.seats import SeatsView
 from assistant.web.tabletop import TabletopView
@@ -183,6 +183,11 @@ class TableView(SeatsView, TabletopView, AcquisitionView):
             return [tuple(s) for s in self.game.players_short()]
         except AttributeError:  # pragma: no cover - an engine without players_short
             return []
+
+    @cached_property
+    def bankrupt_ahead(self) -> list[dict]:
+        """In the closing phase: corporations that will go bankrupt at income, and what avoids it."""
+        return ahead.bankrupt_ahead(self.game)
 
     @cached_property
     def done_blocked(self) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from assistant.rules import RuleError, registry
 from assistant.rules.core import explain, preview
-from assistant.web import labels
+from assistant.web import ahead, labels
 from assistant.web.acquisition import purchases
 
 FOREIGN_INVESTOR = "foreign_investor"  # the entity name explain.income() uses
@@ -291,6 +291,7 @@ def closing_overview(game, menu: list[dict]) -> dict:
     closable = [m["company"] for m in menu if m.get("type") == "close"]
     return {
         "must_close": preview.must_close(game),
+        "bankrupt": ahead.bankrupt_ahead(game),
         "closings": [closing(game, a) for a in closable],
         "phase_open": bool(closable),
     }

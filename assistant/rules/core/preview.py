@@ -196,6 +196,60 @@ def must_close(game) -> list[dict]:
     return out
 
 
+# ---------------------------------------------------------------------- bankruptcy ahead
+SEARCH_MAX = 10  # companies of one corporation searched for the fewest closings (more: the worst first)
+
+
+def bankrupt_ahead(game) -> list[dict]:
+    """Corporations that cannot pay their coming negative income (each rulebook's income phase:
+    a corporation that cannot pay goes bankrupt), and the fewest closings that avoid it.
+
+    Each: ``corporation``, ``president`` (None: in receivership, nobody may close its companies),
+    ``cash``, ``income``, ``close`` (the companies to close, None when no closing is enough: a
+    corporation keeps at least one) and ``cash_after`` / ``income_after`` with them closed."""
+    costs = game.costs()
+    out = []
+    for name in game.share_order():
+        corp = game.corps[name]
+        income = game.corporation_income(name, corp.companies, costs).total
+        if corp.cash + income >= 0:
+            continue
+        row = {"corporation": name, "president": corp.president, "cash": corp.cash, "income": income}
+        row.update(close=None, cash_after=corp.cash, income_after=income)
+        if corp.president is not None:
+            row.update(_fewest_closings(game, corp, costs))
+        out.append(row)
+    return out
+
+
+def _fewest_closings(game, corp, costs) -> dict:
+    """The fewest companies whose closing leaves the corporation able to pay (the best income on a
+    tie); a closing bonus (the scrapping charter) counts as cash.  Empty when none is enough."""
+    from itertools import combinations
+
+    from .abilities import CLOSING_BONUS
+
+    companies = game.cards.companies
+    bonus = 2 if game.ability(corp.name) == CLOSING_BONUS else 0
+    owned = sorted(corp.companies, key=lambda a: companies[a].income - costs.get(companies[a].color, 0))
+    owned_searched = owned[:SEARCH_MAX]
+
+    def after(closed):
+        kept = [a for a in corp.companies if a not in closed]
+        cash = corp.cash + bonus * sum(companies[a].income for a in closed)
+        return cash, game.corporation_income(corp.name, kept, costs).total
+
+    for k in range(1, len(corp.companies)):
+        best = None
+        for closed in combinations(owned_searched, min(k, len(owned_searched))):
+            cash, income = after(closed)
+            if cash + income >= 0 and (best is None or income > best[2]):
+                best = (list(closed), cash, income)
+        if best:
+            return {"close": best[0], "cash_after": best[1], "income_after": best[2]}
+    return {}
+
+
 # ---------------------------------------------------------------------- standings
 def standings(game) -> list[dict]:
     """Each player's value if the game ended now, best first (ties by player order)."""
@@ -257,6 +311,7 @@ __all__ = [
     "acquisition",
     "closing",
     "must_close",
+    "bankrupt_ahead",
     "standings",
     "banker_sheet",
     "cost_outlook",

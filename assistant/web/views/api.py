@@ -8,6 +8,7 @@ from flask import Blueprint, abort, jsonify, make_response, request
 
 from assistant.log import saved, transcript, walk
 from assistant.store import NotFound, Refused, Stale, check_token
+from assistant.web import ahead
 from assistant.web.csrf import exempt, is_json_request
 from assistant.web.db import get_store
 
@@ -29,6 +30,9 @@ def state(gid: str):
     seq, game = get_store().state(gid)
     body = dict(game.snapshot())
     body["seq"] = seq
+    bankrupt = ahead.bankrupt_ahead(game)  # the closing phase: who goes bankrupt at income, what avoids it
+    if bankrupt:
+        body["bankrupt_ahead"] = bankrupt
     resp = jsonify(body)
     resp.headers["Cache-Control"] = "no-store"
     return resp
