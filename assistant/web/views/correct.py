@@ -28,11 +28,54 @@ def _before(v, index: int):
 
 @bp.get("/<gid>/correct/<int:index>")
 def choose(gid: str, index: int):
+    """The entry's own choice first, filled in as logged; every other choice the rules gave folded."""
     v = view(gid)
     game = _before(v, index)
     groups = action_forms.build(game.legal_actions(), game.snapshot(), game.ruleset)
-    text = v.game.journal[index].get("text", "") if index < len(v.game.journal) else ""
-    return render_template("correct/choose.html", v=v, index=index, entry_text=text, groups=groups)
+    entry = v.game.journal[index] if index < len(v.game.journal) else {}
+    original = as_logged(groups, entry.get("event") or {})
+    others = sum(len(g.forms) for g in groups) - (1 if original else 0)
+    return render_template(
+        "correct/choose.html",
+        v=v,
+        index=index,
+        entry_text=entry.get("text", ""),
+        groups=groups,
+        original=original,
+        others=others,
+    )
+
+
+def as_logged(groups, event: dict) -> dict | None:
+    """The form of ``groups`` that enters ``event`` and the values it was entered with: ``form``,
+    ``group`` (its title), ``number``, ``choice`` (a select's value), ``radios`` {name: value} and
+    ``button`` (the value of the named button); None when no form enters it."""
+    if not event:
+        return None
+
+    def same(a, b) -> bool:
+        return a is not None and str(a) == str(b)
+
+    for group in groups:
+        for form in group.forms:
+            if not all(same(event.get(k), v) for k, v in form.hidden.items()):
+                continue
+            named = [b for b in form.buttons if b.name]
+            button = next((b.value for b in named if same(event.get(b.name), b.value)), None)
+            if named and button is None:
+                continue
+            number = event.get(form.number.name) if form.number else None
+            if form.number and not (isinstance(number, int) and form.number.min <= number <= form.number.max):
+                continue
+            choice = f"{event.get('price')}|{event.get('corporation')}" if form.select else None
+            if form.select and choice not in {c.value for c in form.select}:
+                continue
+            radios = {rg.name: str(event.get(rg.name)) for rg in form.radios}
+            if any(radios[rg.name] not in {r.value for r in rg.options} for rg in form.radios):
+                continue
+            return {"form": form, "group": group.title, "number": number, "choice": choice, "radios": radios,
+                    "button": button}  # fmt: skip
+    return None
 
 
 @bp.get("/<gid>/correct/<int:index>/preview")
