@@ -75,13 +75,22 @@ COMPONENTS = (
 
 
 # -- a minimal keep-alive HTTP/1.1 client (one per phone) -----------------------------------------
+def phone_address(table: int, phone: int, phones: int) -> str:
+    """The loopback address a simulated phone connects from, as each phone on a real table's wifi
+    has its own: 127.0.0.2 to 127.0.0.251 in turn (the server shares its turns and caps by address,
+    so one address for every phone would measure one client, not tables). A server not on the
+    loopback (``--url`` elsewhere) sees the system's choice (``Conn``)."""
+    return f"127.0.0.{2 + (table * phones + phone) % 250}"
+
+
 class Conn:
-    def __init__(self, host: str, port: int):
+    def __init__(self, host: str, port: int, source: str | None = None):
         self.host, self.port = host, port
+        self.source = (source, 0) if source and host.startswith("127.") else None
         self.reader = self.writer = None
 
     async def _open(self):
-        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port, local_addr=self.source)
 
     def close(self):
         if self.writer is not None:
@@ -155,8 +164,8 @@ class Phone:
 
     MAX_CONNECTIONS = 6
 
-    def __init__(self, host: str, port: int):
-        self.host, self.port = host, port
+    def __init__(self, host: str, port: int, source: str | None = None):
+        self.host, self.port, self.source = host, port, source
         self.idle: list[Conn] = []
         self.opened = 0
         self.cookies: dict[str, str] = {}
@@ -170,7 +179,7 @@ class Phone:
         if self.log is not None:
             self.log.append((method, path, dict(headers)))
         async with self.slots:
-            conn = self.idle.pop() if self.idle else Conn(self.host, self.port)
+            conn = self.idle.pop() if self.idle else Conn(self.host, self.port, self.source)
             if not conn.writer:
                 self.opened += 1
             try:
@@ -693,7 +702,13 @@ class Sim:
         args = self.args
         tables = [Table(self, n) for n in range(args.tables)]
         ports = self.ports
-        phones = {t.n: [Phone(self.host, ports[(t.n + j) % len(ports)]) for j in range(args.phones)] for t in tables}
+        phones = {
+            t.n: [
+                Phone(self.host, ports[(t.n + j) % len(ports)], phone_address(t.n, j, args.phones))
+                for j in range(args.phones)
+            ]
+            for t in tables
+        }
         for t in tables:  # set-up, not measured
             await t.start(phones[t.n][0])
         warm = time.monotonic() + warmup_of(args)
@@ -721,15 +736,16 @@ class StreamReader:
     """One phone's event stream: ``GET /games/<id>/stream?seq=N`` on a connection of its own, then
     the server-sent events as they come (chunked): ``(id, arrival)`` of every message."""
 
-    def __init__(self, host: str, port: int):
+    def __init__(self, host: str, port: int, source: str | None = None):
         self.host, self.port = host, port
+        self.source = (source, 0) if source and host.startswith("127.") else None
         self.got: list[tuple[int, float]] = []
         self.writer = None
         self.status = None
         self.ended = False
 
     async def run(self, path: str, on_message) -> None:
-        reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        reader, self.writer = await asyncio.open_connection(self.host, self.port, local_addr=self.source)
         head = [f"GET {path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Accept: text/event-stream"]
         self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode())
         await self.writer.drain()
@@ -770,9 +786,19 @@ class PushSim(Sim):
         args = self.args
         tables = [Table(self, n) for n in range(args.tables)]
         ports = self.ports
-        phones = {t.n: [Phone(self.host, ports[(t.n + j) % len(ports)]) for j in range(args.phones)] for t in tables}
+        phones = {
+            t.n: [
+                Phone(self.host, ports[(t.n + j) % len(ports)], phone_address(t.n, j, args.phones))
+                for j in range(args.phones)
+            ]
+            for t in tables
+        }
         streams = {
-            t.n: [StreamReader(self.host, ports[(t.n + j) % len(ports)]) for j in range(args.phones)] for t in tables
+            t.n: [
+                StreamReader(self.host, ports[(t.n + j) % len(ports)], phone_address(t.n, j, args.phones))
+                for j in range(args.phones)
+            ]
+            for t in tables
         }
         sent: dict[tuple[int, int], float] = {}  # (table, seq) -> when its post was sent
         noop = [0]  # posts taken without a change (the same seq answered): no message is sent for them

@@ -143,3 +143,17 @@ def test_the_start_line_says_the_open_file_limit_the_server_got(tmp_path):
     high = line(20000)
     got = int(high.split("open-file limit ", 1)[1].split(" ", 1)[0])
     assert 16640 <= got <= 20000 and "(wanted 16640)" in high and "WARNING" not in high, high
+
+
+def test_the_load_benchmarks_phones_come_from_many_addresses():
+    """benchmarks/load.py's phones connect from 127.0.0.2 to 127.0.0.251 in turn, as phones on a
+    table's wifi each have their own: a table's six phones six addresses; 200 tables' 1,200 phones
+    spread over all 250, none used more than 5 times (1,200 / 250 = 4.8)."""
+    from collections import Counter
+
+    from benchmarks.load import phone_address
+
+    assert len({phone_address(7, j, 6) for j in range(6)}) == 6
+    used = Counter(phone_address(t, j, 6) for t in range(200) for j in range(6))
+    assert len(used) == 250 and max(used.values()) == 5
+    assert set(used) == {f"127.0.0.{i}" for i in range(2, 252)}
