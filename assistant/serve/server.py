@@ -28,7 +28,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from assistant.serve import clients, supervisor
+from assistant.serve import clients, reaper, supervisor
 from assistant.serve.front import BufferedBodies
 from assistant.serve.hosts import HostCheck
 from assistant.serve.poll import FastPoll
@@ -46,7 +46,13 @@ THREADS = 4
 # costs a file descriptor and a few kB.  Every phone keeps one or two connections open.
 CONNECTIONS_PER_WORKER = 8192
 BACKLOG = 2048
-HEADER_TIMEOUT_MS = 30_000  # a request's head must arrive within this time (slow-header clients)
+ENV_PORT = "RSS_SERVED_PORT"  # set for the workers: the port whose connections they look at
+
+
+def head_timeout_ms() -> int:
+    """granian's head deadline (``RSS_HEAD_SECONDS``, 30 s; 1 ms to 60 s): from a head's first byte
+    to its end; a connection that sends nothing is closed by the reaper after as long."""
+    return min(max(int(reaper.head_seconds() * 1000), 1), 60_000)
 SHUTDOWN_SECONDS = 3  # on SIGTERM/Ctrl-C: requests under way may finish, then the workers stop
 # waitress (the fallback): past this many connections it stops accepting
 CONNECTION_LIMIT = 1000
@@ -191,6 +197,8 @@ def worker_app():
     behind the front that reads bodies off the app's threads (assistant/serve/front.py)."""
     _exit_with_parent()
     wsgi, app = served_app(os.environ.get(ENV_DB) or None)
+    if os.environ.get(ENV_PORT):  # the connections granian holds and the app never sees (reaper.py)
+        reaper.Reaper(int(os.environ[ENV_PORT])).start()
     threads = int(os.environ.get("RSS_THREADS") or THREADS)
     poll = app.extensions["rss_poll"]  # the poll's 204, answered by the front itself
     if not streams_on():
@@ -269,6 +277,7 @@ def run_granian(s: Settings) -> None:
     if s.db:
         os.environ[ENV_DB] = dburl.backend(s.db).where(s.db)
     os.environ["RSS_THREADS"] = str(s.threads)  # the app's threads in each worker (front.BufferedBodies)
+    os.environ[ENV_PORT] = str(s.port)  # each worker looks at its own connections on it (reaper.py)
     _raise_file_limit(s.workers * CONNECTIONS_PER_WORKER + 256)
     Granian(
         "assistant.serve.server:worker_app",
@@ -279,7 +288,7 @@ def run_granian(s: Settings) -> None:
         workers=s.workers,
         backlog=BACKLOG,
         backpressure=CONNECTIONS_PER_WORKER,
-        http1_settings=HTTP1Settings(header_read_timeout=HEADER_TIMEOUT_MS, keep_alive=True),
+        http1_settings=HTTP1Settings(header_read_timeout=head_timeout_ms(), keep_alive=True),
         respawn_failed_workers=True,
         workers_kill_timeout=SHUTDOWN_SECONDS,  # idle keep-alive phones must not hold up a stop
         log_level="warning",

@@ -128,7 +128,9 @@ class Server:
     """``python -m assistant serve`` on a free loopback port, on a given database file (two worker
     processes unless RSS_WORKERS says otherwise)."""
 
-    def __init__(self, db, workdir: Path, env: dict | None = None):
+    def __init__(self, db, workdir: Path, env: dict | None = None, files: int | None = None):
+        """``files``: the server's open-file limit (soft and hard), as a host's ``ulimit -n``."""
+        self.files = files
         # an SQLite file, or a postgresql:// URL (kept as it is written)
         self.db = db if str(db).startswith("postgresql://") else Path(db)
         self.workdir = Path(workdir)
@@ -164,7 +166,16 @@ class Server:
             str(self.db),
         ]
         self.log = open(self.workdir / f"server-{self.port}.log", "w")
-        self.proc = subprocess.Popen(cmd, cwd=self.workdir, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        limit = None
+        if self.files:
+            import resource
+
+            def limit():
+                resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, self.files))
+
+        self.proc = subprocess.Popen(
+            cmd, cwd=self.workdir, env=env, stdout=self.log, stderr=subprocess.STDOUT, preexec_fn=limit
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -207,8 +218,8 @@ class Server:
 def server_factory(tmp_path):
     servers: list[Server] = []
 
-    def start(db=None, env=None) -> Server:
-        srv = Server(db or tmp_path / "served.sqlite3", tmp_path, env).start()
+    def start(db=None, env=None, files=None) -> Server:
+        srv = Server(db or tmp_path / "served.sqlite3", tmp_path, env, files).start()
         servers.append(srv)
         return srv
 

@@ -4,6 +4,7 @@ second client on the table's wifi, with a game of its own), the table's phone on
 
 from __future__ import annotations
 
+import socket
 import statistics
 import threading
 import time
@@ -24,20 +25,19 @@ def timed(client: Http, path: str) -> float:
 
 def test_a_client_looping_on_costly_pages_holds_the_tables_refresh_back_by_about_one_request(server_factory):
     """The attacker's 24 connections loop on its own game's full history (a costly page) while the
-    phone refreshes its Play region. Shared by address, the phone's request waits for at most about
-    one of the attacker's (the one running when it comes, and the interpreter shared with the
-    attacker's others); in one first-come line it waited behind all 24 of them.
-
-    Bound, from the costs measured alone on this server: the phone's median under attack is below
-    its own cost plus three of the attacker's requests (in one first-come line: about 24; measured 54 ms
-    against 15 + 3 alone, before the turns were shared)."""
+    phone refreshes its Play region. Counted, not timed (this machine's load moves every time): how
+    many of the attacker's requests are answered while one of the phone's waits. Shared by address,
+    the phone's request waits for about one of the attacker's (the one running when it comes), and
+    a few more finish meanwhile on the attacker's three threads (measured: median 5 and 6 in two
+    runs); in one first-come line it waited behind all 24 (measured before the turns were shared:
+    median 24 in two runs, p50 42-45 ms). Bound: half of 24."""
     srv = server_factory(env={"RSS_WORKERS": "1", "RSS_THREADS": "4"})
     phone, attacker = Http(srv.base), Http(srv.base, source=ATTACKER)
     table = import_game(phone, played_game())
     own = import_game(attacker, played_game(seed=277))
     refresh, costly = f"/games/{table}/r/play", f"/games/{own}/history"
-    alone_phone = statistics.median(timed(phone, refresh) for _ in range(7))
-    alone_attack = statistics.median(timed(attacker, costly) for _ in range(7))
+    timed(phone, refresh)
+    timed(attacker, costly)
 
     stop, answered = threading.Event(), []
 
@@ -45,30 +45,32 @@ def test_a_client_looping_on_costly_pages_holds_the_tables_refresh_back_by_about
         client = Http(srv.base, source=ATTACKER)
         while not stop.is_set():
             status, _, _ = client.request("GET", costly)
-            answered.append(status)
+            answered.append((time.monotonic(), status))
 
     looping = [threading.Thread(target=loop, daemon=True) for _ in range(24)]
     for t in looping:
         t.start()
+    waits, meanwhile = [], []
     try:
         time.sleep(1.0)  # the attacker's line is full
-        under_attack = [timed(phone, refresh) for _ in range(15)]
+        for _ in range(15):
+            start = time.monotonic()
+            waits.append(timed(phone, refresh))
+            end = time.monotonic()
+            meanwhile.append(sum(1 for at, _ in list(answered) if start < at < end))
     finally:
         stop.set()
         for t in looping:
             t.join(timeout=60)
-    p50 = statistics.median(under_attack)
     print(
-        f"phone alone {alone_phone * 1000:.1f} ms, attack alone {alone_attack * 1000:.1f} ms, phone p50 under attack {p50 * 1000:.1f} ms, max {max(under_attack) * 1000:.1f} ms; {len(answered)} attack answers {sorted(set(answered))}"
+        f"attacker answers while the phone waited: {sorted(meanwhile)}; phone p50 {statistics.median(waits) * 1000:.1f} ms"
     )
-    assert 200 in answered  # the attack ran (and was answered)
-    assert p50 < alone_phone + 3 * alone_attack, (p50, alone_phone, alone_attack, sorted(under_attack))
+    assert {status for _, status in answered} == {200}  # the attack ran, and was answered
+    assert statistics.median(meanwhile) <= 12, sorted(meanwhile)
 
 
 def open_stream(port: int, gid: str, source: str | None = None):
     """A phone's event stream held open: (socket, its status line)."""
-    import socket
-
     sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0) if source else None)
     sock.sendall(f"GET /games/{gid}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
     head = b""
@@ -157,3 +159,63 @@ def test_the_load_benchmarks_phones_come_from_many_addresses():
     used = Counter(phone_address(t, j, 6) for t in range(200) for j in range(6))
     assert len(used) == 250 and max(used.values()) == 5
     assert set(used) == {f"127.0.0.{i}" for i in range(2, 252)}
+
+
+# -- connections the app never sees (assistant/serve/reaper.py) -------------------------------------
+def _closed(sock, wait: float) -> bool:
+    """Whether the server ended ``sock`` (an end of file, or a reset) within ``wait`` seconds."""
+    sock.settimeout(wait)
+    try:
+        return sock.recv(1) == b""
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+
+
+def test_a_connection_that_sends_nothing_is_closed_at_the_head_deadline_counted_from_accept(server_factory):
+    """RSS_HEAD_SECONDS=2: a connection that never sends a byte is closed by the server within the
+    deadline and one scan (2 + 1 s), and not before 2 s; a phone keeps being answered."""
+    srv = server_factory(env={"RSS_WORKERS": "1", "RSS_HEAD_SECONDS": "2"})
+    start = time.monotonic()
+    silent = socket.create_connection(("127.0.0.1", srv.port), source_address=(ATTACKER, 0))
+    try:
+        assert not _closed(silent, 1.5)  # still open well before the deadline
+        assert _closed(silent, 3.0)
+        assert 2.0 <= time.monotonic() - start <= 4.5
+    finally:
+        silent.close()
+    status, _, _ = Http(srv.base).request("GET", "/")
+    assert status == 200
+
+
+def test_one_address_filling_the_open_files_leaves_room_for_a_new_phone(server_factory):
+    """The server under an open-file limit of 1,024 (a host's default): the attacker opens 2,500
+    connections that send nothing, more than the worker has descriptors for; a new phone from the
+    table's address is still answered. By hand, the worker keeps at most (1,024 - 256) / 4 = 192
+    of one address's connections, and shuts down the rest as it accepts them."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))  # the attacker's own sockets
+    srv = server_factory(env={"RSS_WORKERS": "1"}, files=1024)
+    held = []
+    try:
+        for _ in range(2500):
+            sock = socket.socket()
+            sock.setblocking(False)
+            sock.bind((ATTACKER, 0))
+            sock.connect_ex(("127.0.0.1", srv.port))
+            held.append(sock)
+        time.sleep(2.0)  # the worker has taken all the descriptors it can
+        phone = Http(srv.base, timeout=15)
+        start = time.monotonic()
+        status, _, _ = phone.request("GET", "/")
+        took = time.monotonic() - start
+        assert status == 200 and took < 10, took
+        time.sleep(1.5)
+        assert "past 192 per address (127.0.0.2:" in srv.output()
+    finally:
+        for sock in held:
+            sock.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -1,0 +1,214 @@
+"""Connections the app never sees: room for a new phone, always (issue 38).
+
+granian accepts connections in its own (Rust) loop and calls the app only once a whole request
+head has come. Its head deadline starts with the first byte: a connection that sends nothing is
+held for ever, and 17,000 of them, opened in 4.4 s by one client on the wifi, took every
+connection a worker may hold, so no new phone could connect. The app cannot refuse what it never
+sees, so each worker looks at its own sockets, once a second (``/proc/self/fd`` and the kernel's
+``TCP_INFO`` of each: no packet is read):
+
+* a connection that has received no byte since it was accepted for ``RSS_HEAD_SECONDS`` (30 s,
+  granian's own head deadline) is shut down;
+* one address holds at most ``RSS_CLIENT_CONNECTIONS`` connections to this worker (2,000, and at
+  most a quarter of what the worker's open-file limit leaves): past it, its silent ones and then
+  its newest ones are shut down. A phone holds about seven (a browser's six and its stream);
+* a scan that finds an address near its cap looks again after 0.2 s, not 1 s.
+
+Shutting a socket down (``shutdown(2)``) ends it for granian too: it reads the end and closes its
+own descriptor. The scan takes no descriptor of its own when none is left. Linux only (elsewhere
+nothing is done).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import struct
+import threading
+import time
+from dataclasses import dataclass, field
+
+HEAD_SECONDS = 30.0
+CLIENT_CONNECTIONS = 2000
+INTERVAL = 1.0
+SOON = 0.2  # the next scan when an address is near its cap
+RESERVED_FILES = 256  # descriptors kept for the database, the logs and the app's own files
+ESTABLISHED = 1  # tcp_info.tcpi_state
+TCP_INFO_SIZE = 232
+LOG_EVERY = 60.0
+
+log = logging.getLogger("assistant.serve.reaper")
+
+
+def head_seconds() -> float:
+    """``RSS_HEAD_SECONDS``: how long a request head may take to arrive, counted from accept."""
+    value = os.environ.get("RSS_HEAD_SECONDS")
+    return HEAD_SECONDS if not value else float(value)
+
+
+def client_connections() -> int:
+    """``RSS_CLIENT_CONNECTIONS``, at most a quarter of what the open-file limit leaves."""
+    value = os.environ.get("RSS_CLIENT_CONNECTIONS")
+    cap = CLIENT_CONNECTIONS if not value else int(value)
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, OSError):
+        return cap
+    if soft == resource.RLIM_INFINITY:
+        return cap
+    return max(min(cap, (soft - RESERVED_FILES) // 4), 16)
+
+
+@dataclass
+class Conn:
+    """One accepted connection of this worker, as the kernel tells it."""
+
+    fd: int  # the worker's own descriptor (never closed here)
+    inode: str
+    peer: str
+    received: int  # bytes received since accept
+    quiet_ms: int  # milliseconds since it last received data (since accept, when it never did)
+
+
+@dataclass
+class Reaped:
+    silent: int = 0
+    crowded: dict[str, int] = field(default_factory=dict)  # address: connections shut past its cap
+    seen: int = 0
+    near_cap: bool = False
+
+
+def _descriptors() -> list[int] | range:
+    """This process's descriptors. Listing them takes one more descriptor: when none is left (a
+    flood of connections has taken them all, which is when the scan matters most), every number
+    below the open-file limit is tried instead (a failed readlink costs a microsecond or two)."""
+    try:
+        return [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        return range(min(soft, 1 << 20) if soft != resource.RLIM_INFINITY else 1 << 16)
+
+
+def _look(fd: int, port: int) -> tuple[str, int, int] | None:
+    """(peer, bytes received, ms quiet) of descriptor ``fd`` when it is an established TCP
+    connection accepted on ``port``. The descriptor itself is used, never duplicated (a flood may
+    have left none to spare) and never closed: the socket object is detached before it goes."""
+    try:
+        sock = socket.socket(fileno=fd)
+    except OSError:
+        return None
+    try:
+        if sock.family not in (socket.AF_INET, socket.AF_INET6) or sock.type != socket.SOCK_STREAM:
+            return None
+        if sock.getsockname()[1] != port:
+            return None
+        raw = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, TCP_INFO_SIZE)
+        if len(raw) < 136 or raw[0] != ESTABLISHED:
+            return None
+        return sock.getpeername()[0], struct.unpack_from("Q", raw, 128)[0], struct.unpack_from("I", raw, 52)[0]
+    except OSError:
+        return None
+    finally:
+        sock.detach()
+
+
+def connections(port: int) -> list[Conn]:
+    """This process's established TCP connections accepted on ``port``."""
+    found = []
+    for fd in _descriptors():
+        try:
+            inode = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if inode.startswith("socket:"):
+            seen = _look(fd, port)
+            if seen is not None:
+                found.append(Conn(fd, inode, *seen))
+    return found
+
+
+class Reaper:
+    """A worker's look at its own connections (see the module)."""
+
+    def __init__(self, port: int, head: float | None = None, per_client: int | None = None):
+        self.port = port
+        self.head_ms = int((head_seconds() if head is None else head) * 1000)
+        self.per_client = client_connections() if per_client is None else per_client
+        self.first_seen: dict[str, float] = {}  # inode: when a scan first saw it (which is newest)
+        self._logged = -LOG_EVERY
+
+    def scan(self) -> Reaped:
+        now = time.monotonic()
+        found = connections(self.port)
+        out = Reaped(seen=len(found))
+        seen = {}
+        by_peer: dict[str, list[Conn]] = {}
+        for conn in found:
+            seen[conn.inode] = self.first_seen.get(conn.inode, now)
+            if conn.received == 0 and conn.quiet_ms >= self.head_ms:
+                _shut(conn)
+                out.silent += 1
+                continue
+            by_peer.setdefault(conn.peer, []).append(conn)
+        self.first_seen = seen
+        for peer, held in by_peer.items():
+            if len(held) * 4 >= self.per_client * 3:
+                out.near_cap = True
+            extra = len(held) - self.per_client
+            if extra <= 0:
+                continue
+            # the silent ones first, then the newest
+            held.sort(key=lambda c: (c.received != 0, -seen[c.inode]))
+            for conn in held[:extra]:
+                _shut(conn)
+            out.crowded[peer] = extra
+        if (out.silent or out.crowded) and now - self._logged >= LOG_EVERY:
+            self._logged = now
+            crowded = ", ".join(f"{peer}: {n}" for peer, n in sorted(out.crowded.items()))
+            log.warning(
+                "closed %d connection(s) that sent nothing for %.0f s%s",
+                out.silent,
+                self.head_ms / 1000,
+                f", and past {self.per_client} per address ({crowded})" if crowded else "",
+            )
+        return out
+
+    def run(self, stop: threading.Event | None = None) -> None:
+        stop = stop or threading.Event()
+        while not stop.is_set():
+            try:
+                found = self.scan()
+            except Exception:  # noqa: BLE001 - never let the look end the worker
+                log.exception("the connection scan failed")
+                found = Reaped()
+            stop.wait(SOON if found.near_cap or found.crowded else INTERVAL)
+
+    def start(self) -> threading.Thread | None:
+        if not os.path.isdir("/proc/self/fd"):
+            return None
+        thread = threading.Thread(target=self.run, name="rss-reaper", daemon=True)
+        thread.start()
+        return thread
+
+
+def _shut(conn: Conn) -> None:
+    """End the connection (its peer and granian both see the end); the descriptor stays granian's
+    to close. Only while it is still the socket the scan saw (a descriptor closed and reused
+    meanwhile is left alone)."""
+    try:
+        if os.readlink(f"/proc/self/fd/{conn.fd}") != conn.inode:
+            return
+        sock = socket.socket(fileno=conn.fd)
+    except OSError:
+        return
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    finally:
+        sock.detach()
