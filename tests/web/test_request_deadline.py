@@ -60,6 +60,34 @@ def test_a_served_request_past_the_deadline_is_a_503_with_retry_after(tmp_path, 
     assert client.post("/games/import", json=played_game()).status_code == 303
 
 
+def test_a_fresh_worker_replaying_a_played_game_past_the_deadline_answers_503(tmp_path, monkeypatch):
+    """The deadline is the middleware's (``web/deadlines.py``), not a child process's: a fresh
+    worker (nothing cached) over a database holding a played game replays its log on the app's own
+    thread for ``GET /state``; past a tiny ``RSS_REQUEST_SECONDS`` the engine stops and the answer
+    is the deadline's 503; with time enough, the same request is answered."""
+    from assistant.log import saved
+    from assistant.serve.server import served_app
+
+    db = str(tmp_path / "games.sqlite3")
+    store = Store(db)
+    gid = store.import_transcript(played_game())
+    rows = store.seq(gid)
+    store.close()
+    assert rows % saved.EVERY, rows  # rows past the last saved state: the worker replays them
+
+    monkeypatch.setenv("RSS_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.setenv("RSS_SECRET_KEY", "deadline")
+    monkeypatch.setenv("RSS_REQUEST_SECONDS", "0.000001")  # any replay takes longer
+    wsgi, _ = served_app(db)  # a fresh worker: no game cached
+    client = Client(wsgi)
+    resp = client.get(f"/games/{gid}/state")
+    assert resp.status_code == 503 and resp.headers["Retry-After"] == "5", resp.get_data(as_text=True)[:300]
+    assert "took longer than the 1e-06 s" in resp.get_data(as_text=True)
+    monkeypatch.setenv("RSS_REQUEST_SECONDS", "30")
+    resp = client.get(f"/games/{gid}/state")
+    assert resp.status_code == 200 and resp.get_json()["seq"] == rows
+
+
 BLOCK_PSYCOPG = """
 import sys
 class _NoPsycopg:
