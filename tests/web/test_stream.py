@@ -22,6 +22,12 @@ from assistant.serve import stream
 from .test_restart import Server
 from .turn_one import PLAYERS, TURN_ONE
 
+# The waker looks for changes every TICK_SECONDS (50 ms) and wakes the game's streams at once: a
+# change is on the stream well within a second.  A missed wake-up only goes out with the stream's
+# next heartbeat (every BEAT_SECONDS, 5 s), so no wait for a change may be as long as a heartbeat.
+WAKE_SECONDS = 1.0
+assert WAKE_SECONDS < stream.BEAT_SECONDS / 2
+
 
 class Events:
     """One stream on a socket of its own: the raw text received, and the messages parsed from it."""
@@ -62,7 +68,7 @@ class Events:
                 out.append(fields)
         return out
 
-    def wait(self, check, seconds: float = 5.0):
+    def wait(self, check, seconds: float = WAKE_SECONDS):
         deadline = time.monotonic() + seconds
         while not check(self) and time.monotonic() < deadline:
             self.sock.settimeout(max(0.05, deadline - time.monotonic()))
@@ -156,7 +162,7 @@ def test_seat_changes_come_without_an_id_and_a_heartbeat_every_5_seconds(served)
     def seat_messages(s):
         return sum(m.get("event") == "seats" for m in s.messages())
 
-    phone.take("Amy")
+    phone.take("Amy")  # each seat change: its message within WAKE_SECONDS of the answer to the tap
     assert s.wait(lambda s: seat_messages(s) == 1), s.text()
     seats = next(m for m in s.messages() if m.get("event") == "seats")
     assert "id" not in seats
