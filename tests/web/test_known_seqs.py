@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from assistant.serve import stream
+from assistant.serve import known, stream
 from assistant.serve.poll import FastPoll
 from assistant.store import Store
 
@@ -74,6 +74,30 @@ def test_a_poll_is_answered_from_what_the_waker_heard_without_a_database_call(wo
     assert statements == []
 
 
+def test_a_record_older_than_fresh_seconds_is_not_used(worker):
+    """The waker stalls (its next look 30 s away) and a row is appended meanwhile: once its last
+    look is more than ``FRESH_SECONDS`` old, a poll at the old seq is no longer told "nothing new"
+    from the record; the database answers (the view, for the change; 204 at the new seq)."""
+    store, poll, streams = worker
+    gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
+    assert poll._quick(gid, "seq=0")[0] == 204
+    assert _until(lambda: streams.known.seqs.get(gid) == 0)
+
+    streams.tick = 30.0  # the waker's next sleep: it stalls after at most one more look
+    quiet_since, heard = time.monotonic(), streams.known.heard_at
+    while time.monotonic() - quiet_since < 0.5:  # no look for 10 ticks: it sleeps its 30 s
+        if streams.known.heard_at != heard:
+            quiet_since, heard = time.monotonic(), streams.known.heard_at
+        time.sleep(0.01)
+    _, game = store.state(gid)
+    store.append(gid, 0, {"type": "reveal", "company": game.next["choices"][0]})  # through another worker
+    time.sleep(max(0.0, heard + known.FRESH_SECONDS + 0.2 - time.monotonic()))
+    assert (streams.known.heard_at, streams.known.seqs[gid]) == (heard, 0)  # the record is as stale as that
+    assert poll._quick(gid, "seq=0") is None  # not 204: the view answers with the change
+    status, headers, _ = poll._quick(gid, "seq=1")
+    assert (status, headers[-1]) == (204, ("X-RSS-Seq", "1"))  # from the database
+
+
 def test_a_game_that_does_not_exist_is_never_known(worker):
     store, poll, streams = worker
     assert poll._quick("no-such-game", "seq=0") is None  # the view answers 404
@@ -125,7 +149,6 @@ def test_a_change_is_answered_by_the_view_once_then_to_the_tables_other_phones_f
         status, headers, body = poll.answer(path, "seq=0", "localhost")  # Brian's phone, still at 0
         assert (status, body) == (200, first.get_data())
         assert dict(headers)["HX-Trigger"] == "rss-changed" and dict(headers)["X-RSS-Seq"] == "1"
-        assert not any(name.lower() == "set-cookie" for name, _ in headers)
         assert poll.answer(path, "seq=1", "localhost")[0] == 204
         assert poll.answer(path, "seq=5", "localhost") is None  # a seq the game never reached: the view
         assert statements == []
@@ -141,4 +164,43 @@ def test_a_change_is_answered_by_the_view_once_then_to_the_tables_other_phones_f
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=5)
         pool.shutdown()
+        store.close()
+
+
+def test_no_phone_gets_the_cookie_of_the_phone_the_view_answered(tmp_path):
+    """The fast 204 and the kept answer to a change are the view's answers to one phone, given to
+    the table's other phones: never with that phone's session cookie (its seat).  The app sends no
+    cookie with a poll (``SESSION_REFRESH_EACH_REQUEST`` off); with Flask's own default (on) the view
+    sends Amy's cookie with each of her polls, and Brian still never gets it."""
+    from werkzeug.test import Client
+
+    from assistant.serve.server import below_flask
+    from tests.web.conftest import CSRF_RE, make_app
+
+    app = below_flask(make_app(tmp_path / "rss.sqlite3", SESSION_REFRESH_EACH_REQUEST=True))
+    store, poll = app.extensions["rss_store"], app.extensions["rss_poll"]
+    try:
+        gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
+        amy, brian = Client(app.wsgi_app), Client(app.wsgi_app)
+        token = CSRF_RE.search(amy.get(f"/games/{gid}").get_data(as_text=True)).group(1)
+        assert amy.post(f"/games/{gid}/seat", data={"player": "Amy", "csrf_token": token}).status_code == 303
+        path = f"/games/{gid}/version"
+
+        first = amy.get(f"{path}?seq=0")  # the view's 204, learned
+        assert first.status_code == 204 and "session=" in first.headers.get("Set-Cookie", "")
+        quick = brian.get(f"{path}?seq=0")  # the poll's own 204
+        assert quick.status_code == 204 and quick.headers["X-RSS-Seq"] == "0"
+        assert "Set-Cookie" not in quick.headers
+
+        _, game = store.state(gid)
+        store.append(gid, 0, {"type": "reveal", "company": game.next["choices"][0]})
+        seen = amy.get(f"{path}?seq=0")  # the view answers the change, to Amy
+        assert seen.status_code == 200 and "session=" in seen.headers.get("Set-Cookie", "")
+        assert (gid, 1) in poll._changed  # kept: Brian's poll is answered from it, not by the view
+        kept = brian.get(f"{path}?seq=0")  # the same answer, kept, to Brian
+        assert (kept.status_code, kept.get_data()) == (200, seen.get_data())
+        assert "Set-Cookie" not in kept.headers
+        assert brian.get_cookie("session") is None  # Brian's phone holds no session: not Amy's seat
+        assert amy.get_cookie("session") is not None
+    finally:
         store.close()
