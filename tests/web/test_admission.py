@@ -45,7 +45,9 @@ class Jobs:
 
 
 def run_with(threads: int, grace: float, table):
-    pool = ThreadPoolExecutor(max_workers=threads)
+    """``table(admission)`` on a real loop; the admission's limit is ``threads``, its pool has four
+    threads more, so whatever holds a request back is the admission, never a pool with no thread free."""
+    pool = ThreadPoolExecutor(max_workers=threads + 4)
     try:
         return asyncio.run(table(Admission(pool, threads, grace=grace)))
     finally:
@@ -88,7 +90,7 @@ def test_never_more_requests_at_once_than_the_workers_threads():
 
     async def table(admission):
         waiting = [admission.submit(jobs.job(f"w{i}", lambda: release.wait(5))) for i in range(4)]
-        await asyncio.sleep(0.4)  # many graces: all four would have started on four threads
+        await asyncio.sleep(0.4)  # many graces: all four would have started (the pool has six threads)
         started = sorted(jobs.started)
         release.set()
         return started, await asyncio.gather(*waiting)
