@@ -83,12 +83,13 @@ def test_a_record_older_than_fresh_seconds_is_not_used(worker):
     assert poll._quick(gid, "seq=0")[0] == 204
     assert _until(lambda: streams.known.seqs.get(gid) == 0)
 
-    streams.tick = 30.0  # the waker's next sleep: it stalls after at most one more look
-    quiet_since, heard = time.monotonic(), streams.known.heard_at
-    while time.monotonic() - quiet_since < 0.5:  # no look for 10 ticks: it sleeps its 30 s
-        if streams.known.heard_at != heard:
-            quiet_since, heard = time.monotonic(), streams.known.heard_at
-        time.sleep(0.01)
+    # the waker's next sleep is 30 s: after at most one more look (the one under way, or the one
+    # after its 50 ms sleep) it stalls; none within 0.5 s: it read the 30 s before that look
+    streams.tick = 30.0
+    heard, asked = streams.known.heard_at, time.monotonic()
+    while streams.known.heard_at == heard and time.monotonic() - asked < 0.5:
+        time.sleep(0.005)
+    heard = streams.known.heard_at
     _, game = store.state(gid)
     store.append(gid, 0, {"type": "reveal", "company": game.next["choices"][0]})  # through another worker
     time.sleep(max(0.0, heard + known.FRESH_SECONDS + 0.2 - time.monotonic()))
