@@ -86,18 +86,24 @@ def test_a_request_running_past_the_grace_lets_the_next_one_start():
 
 
 def test_never_more_requests_at_once_than_the_workers_threads():
+    """Three threads, three addresses with two waiting requests each (each address may hold two of
+    the three threads): by hand, each address's first request runs, and no fourth one while they wait."""
     jobs, release = Jobs(), threading.Event()
 
     async def table(admission):
-        waiting = [admission.submit(jobs.job(f"w{i}", lambda: release.wait(5))) for i in range(4)]
-        await asyncio.sleep(0.4)  # many graces: all four would have started (the pool has six threads)
+        waiting = [
+            admission.submit(jobs.job(f"{c}-{i}", lambda: release.wait(5)), f"127.0.0.{c}")
+            for i in range(2)
+            for c in (1, 2, 3)
+        ]
+        await asyncio.sleep(0.4)  # many graces: all six would have started (the pool has seven threads)
         started = sorted(jobs.started)
         release.set()
         return started, await asyncio.gather(*waiting)
 
-    started, answers = run_with(2, 0.01, table)
-    assert started == ["w0", "w1"] and jobs.most == 2
-    assert answers == ["w0", "w1", "w2", "w3"]  # the two held back ran once the threads were free
+    started, answers = run_with(3, 0.01, table)
+    assert started == ["1-0", "2-0", "3-0"] and jobs.most == 3
+    assert answers == ["1-0", "2-0", "3-0", "1-1", "2-1", "3-1"]  # those held back ran once threads were free
 
 
 def test_a_request_given_up_before_its_turn_never_runs_and_errors_reach_the_caller():
@@ -181,7 +187,7 @@ def test_one_thread_is_always_left_for_another_address():
 
 
 async def _with_admission(threads: int, grace: float, queue: int, table):
-    pool = ThreadPoolExecutor(max_workers=threads)
+    pool = ThreadPoolExecutor(max_workers=threads + 4)  # as in run_with: the admission holds requests back
     try:
         return await table(Admission(pool, threads, grace=grace, queue=queue))
     finally:
