@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import signal
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -67,6 +68,21 @@ class BufferedBodies:
         self.streams = None if store is None else stream.Streams(store, self.pool)
         if self.streams is not None and poll is not None and store.tables.kind == "sqlite":
             poll.known = self.streams.known  # the polls answered from what the waker hears (known.py)
+
+    def __rsgi_init__(self, loop) -> None:
+        """On the worker's stop signal (SIGINT, SIGTERM) the open event streams end at once: granian
+        waits for every connection to finish before the worker ends, and kills it after
+        ``SHUTDOWN_SECONDS`` otherwise (issue 37).  granian's own handler on the loop still runs:
+        the signal also reaches the loop through its wake-up file (signal.set_wakeup_fd)."""
+        if self.streams is None:
+            return
+        streams = self.streams
+
+        def stopping(signum, frame) -> None:
+            loop.call_soon_threadsafe(streams.end_all)
+
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, stopping)
 
     async def __rsgi__(self, scope, protocol):
         """One request: its body read here (408 past the deadline, 413 too large), then the app."""

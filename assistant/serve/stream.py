@@ -111,6 +111,7 @@ class Streams:
         self.known = KnownSeqs()  # what the polls answer from (known.py), kept by the waker
         self.client_limit = client_streams()  # RSS_CLIENT_STREAMS: one address's open streams
         self.by_client: dict[str, int] = {}
+        self.closing = False  # the worker stops: every stream ends at once (``end_all``)
 
     def __len__(self) -> int:
         return sum(len(b) for b in self.buckets)
@@ -135,6 +136,8 @@ class Streams:
 
     async def _serve(self, scope, protocol, gid: str) -> None:
         self.start()
+        if self.closing:
+            return _text(protocol, 503, "The table's server is stopping.\n", [("retry-after", "2")])
         stream = _Stream(seen_seq(scope.headers.get("last-event-id") or "", scope.query_string))
         self.games.setdefault(gid, set()).add(stream)  # before the seq is read: no change falls between
         bucket = self.buckets[self._next % BUCKETS]
@@ -159,7 +162,7 @@ class Streams:
             first = stream.take() or ": open\n\n"
             transport = protocol.response_stream(200, HEADERS)
             await transport.send_str(RETRY + first)
-            while True:
+            while not self.closing:
                 await stream.wake.wait()
                 stream.wake.clear()
                 chunk = stream.take()
@@ -174,6 +177,14 @@ class Streams:
                 same.discard(stream)
                 if not same:
                     del self.games[gid]
+
+    def end_all(self) -> None:
+        """The worker stops: every stream ends now (and every one opened after), so that no phone's
+        open stream holds the worker until it is killed; the phones reconnect to the next server."""
+        self.closing = True
+        for bucket in self.buckets:
+            for stream in bucket:
+                stream.wake.set()
 
     def _current(self, gid: str) -> int | None:
         return self.store.seq(gid) if self.store.game_exists(gid) else None
