@@ -14,7 +14,9 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default=None, help="address to listen on (default 0.0.0.0, or $RSS_HOST)")
     serve.add_argument("--port", type=int, default=None, help="port (default 5000, or $RSS_PORT)")
     serve.add_argument(
-        "--db", default=None, help="SQLite file or postgresql:// URL (default: instance folder, or $RSS_DB)"
+        "--db",
+        default=None,
+        help="SQLite file or postgresql:// URL (default: rss.sqlite3 in the data folder, or $RSS_DB)",
     )
     serve.add_argument(
         "--workers", type=int, default=None, help="worker processes (default: CPUs, at most 4, or $RSS_WORKERS)"

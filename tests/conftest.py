@@ -14,7 +14,10 @@ This file is loaded before any test module, so the settings objects the test mod
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 
 from hypothesis import settings
 
@@ -35,6 +38,11 @@ settings.load_profile(hypothesis_profile(os.environ))
 # new games (assistant/web/limits.py) is raised for them, here and in the servers they start (which
 # inherit the environment). tests/robustness/test_limits.py checks the limit itself.
 os.environ.setdefault("RSS_CREATE_LIMIT", "1000000/600")
+
+# The default data folder is the user's (assistant/store/places.py): no test may write games or a
+# secret there, so the tests and the servers they start see a data home of their own.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="rss-tests-data-")
+atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
 
 
 # Kinds of tests, marked by what they use (so a new test is marked by writing it the usual way):

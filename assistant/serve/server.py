@@ -32,7 +32,7 @@ from assistant.serve import clients, reaper, supervisor
 from assistant.serve.front import BufferedBodies
 from assistant.serve.hosts import HostCheck
 from assistant.serve.poll import FastPoll
-from assistant.store import DatabaseDamaged, dburl
+from assistant.store import DatabaseDamaged, dburl, places
 from assistant.store.sqlite import ENV_IDENT
 from assistant.web import MAX_BODY, create_app, limits, templating
 from assistant.web.deadlines import Deadline
@@ -371,6 +371,9 @@ def main(
     print(f"Rolling Stock table assistant: open http://{shown or 'localhost'}:{s.port}/ {where}", flush=True)
     where = f"{s.workers} worker process(es) x {s.threads} threads" if s.server == "granian" else "one process"
     print(f"Database: {app.extensions['rss_db_report'].summary()}  ({s.server}, {where})", flush=True)
+    for note in app.extensions["rss_place_notes"]:  # games in an older default place (store/places.py)
+        print(note, flush=True)
+    os.environ[places.ENV] = app.instance_path  # the workers (and restarts) use the same folder and secret
     backend = dburl.backend(database)
     if backend.on_disk:
         free, low = limits.disk_report(database)

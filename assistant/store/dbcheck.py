@@ -297,15 +297,14 @@ def check_file_before_start(path: str, instance_path: str | None = None, named: 
 
 
 def default_path(db: str | None = None) -> str:
-    """The file ``serve`` would use: ``--db``, else $RSS_DB, else rss.sqlite3 in the instance folder."""
+    """The file ``serve`` would use: ``--db``, else $RSS_DB, else rss.sqlite3 in the data folder (places.py)."""
     if db:
         return db
     if os.environ.get("RSS_DB"):
         return os.environ["RSS_DB"]
-    from flask import Flask
+    from assistant.store import places
 
-    instance = os.environ.get("RSS_INSTANCE") or Flask("assistant.web").instance_path
-    return os.path.join(instance, "rss.sqlite3")
+    return places.choose().database
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,6 +7,7 @@ import os
 from flask import Flask
 
 from assistant.log import saved
+from assistant.store import places
 from assistant.web import assets, costly, csrf, db, deadlines, decision_groups, errors, headers, secret, templating
 from assistant.web.db import get_store  # noqa: F401 - the views' way to the store (web/db.py)
 from assistant.web.paths import STATIC, TEMPLATES
@@ -18,7 +19,10 @@ MAX_BODY = 2 * 1024 * 1024
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    instance = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("RSS_INSTANCE") or None
+    given = test_config or {}
+    # the data folder (store/places.py): the same whatever the install mode, or an older one holding the games
+    place = None if given.get("INSTANCE_PATH") else places.choose(given.get("DATABASE") or os.environ.get("RSS_DB"))
+    instance = given.get("INSTANCE_PATH") or place.folder
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -44,6 +48,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
+    app.extensions["rss_place_notes"] = place.notes if place else []  # said on serve's start line
     db.init_app(app)  # the store (web/db.py): the database checked, then opened
     secret.configure(app)
     app.extensions["rss_rendered"] = RenderedCache()

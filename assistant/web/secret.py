@@ -1,4 +1,5 @@
-"""SECRET_KEY: from the config, from $RSS_SECRET_KEY, or generated once and kept in the instance folder."""
+"""SECRET_KEY: from the config, from $RSS_SECRET_KEY, or generated once and kept in the data folder beside the
+games (assistant/store/places.py: the folder moves as one, so seats and signed links survive a reinstall)."""
 
 from __future__ import annotations
 
