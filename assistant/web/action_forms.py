@@ -265,7 +265,8 @@ def _done(item, snap, rs):
 
 def _player_done(item, snap, rs):
     player, phase = item["player"], item["phase"]
-    form = ActionForm(_hidden(item, ["player", "phase"]), [Button("I'm done", primary=True)], actor=player)
+    label = f"I'm done with phase {phase} ({rs.phase_name(phase)})"  # named: two phases' "I'm done" differ
+    form = ActionForm(_hidden(item, ["player", "phase"]), [Button(label, primary=True)], actor=player)
     return [(f"{player}: done with phase {phase}?", form)]
 
 

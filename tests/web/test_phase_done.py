@@ -24,7 +24,8 @@ def test_each_player_says_done_and_the_last_one_ends_the_phase(client, table, st
     own = f'<div class="group mine">\n  <h3>{first}: done with phase {phase}?</h3>'
     assert own in page, "this phone's own I'm done is among its own decisions"
     form = next(f for f in forms(page) if f.fields.get("e.type") == "player_done" and f.fields.get("e.player") == first)
-    assert form.buttons[0][2] == "I'm done"
+    # the button names its phase (issue 37: "I'm done" of two phases in a row were the same button)
+    assert form.buttons[0][2] == f"I'm done with phase {phase} ({ {3: 'Acquisition', 4: 'Closing'}[phase] })"
     _post(mine, table, gid, form)
     game = store.state(gid)[1]
     assert game.journal[-1]["text"] == f"{first} is done; waiting for {', '.join(rest)}"
@@ -84,6 +85,24 @@ def test_a_phase_nobody_can_act_in_ends_by_itself_and_its_late_done_is_a_no_op(c
     Vintage Machinery's only company ("a corporation keeps at least one"), the foreign investor's
     AKE costs 8, no player owns a company.  The phase ends by itself; the table's ``done`` for it
     afterwards changes nothing and stores nothing; a ``done`` for another phase is refused."""
+    gid, events = _acquisitions_end_by_themselves(client)
+    state = client.get(f"/games/{gid}/state").get_json()
+    assert (state["turn"], state["phase"], state["seq"]) == (5, 6, 2)  # on to the dividends
+    assert "Nobody can act any more in this phase: Acquisitions done" in store.state(gid)[1].journal[-1]["auto"]
+    # the table's done for phase 3, as a transcript holds it: accepted, nothing written
+    resp = client.post(f"/games/{gid}/events", json={"seq": 2, "event": {"type": "done", "phase": 3}})
+    assert resp.status_code == 200 and resp.get_json() == {"seq": 2}
+    assert store.seq(gid) == 2
+    # the export writes the phase's done where it ended: the transcript replays to the same game
+    assert client.get(f"/games/{gid}/export").get_json()["events"] == [*events, {"type": "done", "phase": 3}]
+    # phase 4 did not open (no company to close): its done is refused as any late done
+    resp = client.post(f"/games/{gid}/events", json={"seq": 2, "event": {"type": "done", "phase": 4}})
+    assert resp.status_code == 422 and "It is phase 6, not phase 4" in resp.get_json()["error"]
+    assert store.seq(gid) == 2
+
+
+def _acquisitions_end_by_themselves(client):
+    """A game whose phase 3 ends by itself after two passes (the position of the test below)."""
     from tests.rules.test_position_refusals import PLAYERS, stars_position
 
     pos = stars_position()
@@ -106,16 +125,25 @@ def test_a_phase_nobody_can_act_in_ends_by_itself_and_its_late_done_is_a_no_op(c
     resp = client.post("/games/import", json=transcript)
     assert resp.status_code == 303, resp.get_data(as_text=True)
     gid = resp.get_json()["id"]
-    state = client.get(f"/games/{gid}/state").get_json()
-    assert (state["turn"], state["phase"], state["seq"]) == (5, 6, 2)  # on to the dividends
-    assert "Nobody can act any more in this phase: Acquisitions done" in store.state(gid)[1].journal[-1]["auto"]
-    # the table's done for phase 3, as a transcript holds it: accepted, nothing written
-    resp = client.post(f"/games/{gid}/events", json={"seq": 2, "event": {"type": "done", "phase": 3}})
-    assert resp.status_code == 200 and resp.get_json() == {"seq": 2}
-    assert store.seq(gid) == 2
-    # the export writes the phase's done where it ended: the transcript replays to the same game
-    assert client.get(f"/games/{gid}/export").get_json()["events"] == [*events, {"type": "done", "phase": 3}]
-    # phase 4 did not open (no company to close): its done is refused as any late done
-    resp = client.post(f"/games/{gid}/events", json={"seq": 2, "event": {"type": "done", "phase": 4}})
-    assert resp.status_code == 422 and "It is phase 6, not phase 4" in resp.get_json()["error"]
-    assert store.seq(gid) == 2
+    return gid, events
+
+
+def test_a_done_tapped_for_a_phase_already_over_enters_nothing_without_javascript(client, table, store):
+    """Issue 37: a tap meant for the acquisitions' "I'm done" must not be entered once they are over,
+    whatever comes after.  The plain form (no JavaScript, at the current seq) names its phase, and the
+    server refuses it in words; the table's done for the phase that ended by itself stays a no-op."""
+    gid, _ = _acquisitions_end_by_themselves(client)
+    assert table.state(gid)["phase"] == 6 and store.seq(gid) == 2
+    amy = _phone(client, table, gid, "Amy")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', amy.get(f"/games/{gid}").text).group(1)
+    fields = {"csrf_token": token, "seq": "2", "e.type": "player_done", "e.player": "Amy", "e.phase": "3"}
+    resp = amy.post(f"/games/{gid}/act", data=fields)
+    assert resp.status_code == 422
+    assert "It is phase 6, not phase 3" in html.unescape(resp.get_data(as_text=True))
+    assert store.seq(gid) == 2 and table.state(gid)["phase"] == 6
+    resp = amy.post(f"/games/{gid}/act", data={"csrf_token": token, "seq": "2", "e.type": "done", "e.phase": "3"})
+    assert resp.status_code in (200, 303), resp.get_data(as_text=True)
+    assert store.seq(gid) == 2 and table.state(gid)["phase"] == 6
+    # without its phase, a done is refused too: it cannot be told which decision it answers
+    resp = amy.post(f"/games/{gid}/act", data={"csrf_token": token, "seq": "2", "e.type": "done"})
+    assert resp.status_code in (400, 422) and store.seq(gid) == 2
