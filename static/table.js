@@ -8,7 +8,9 @@
  *   finger) keeps its place on screen: rows added or removed above it do not move it.
  *   A decision helper's slot is keyed by its links and its decision (data-decision): an open
  *   helper is carried over to the same decision only, never into the next one.
- * - When a re-render puts a different button under the finger, buttons take no tap for 700 ms.
+ * - When a re-render puts a different button under the finger, buttons take no tap for 700 ms;
+ *   a decision that was not there before takes none for 500 ms (a tap meant for the one it replaced).
+ * - A game the server does not have (404) is said on every view (#connection); taps are kept.
  * - #connection shows while the server cannot be reached. A tap made meanwhile is kept (the
  *   tapped form is outlined; #unsent says so, fixed above the tabs, so nothing in the page moves)
  *   and sent again by itself as soon as the server answers the poll again, exactly once: its
@@ -217,6 +219,16 @@
     return (f ? key(f) : "") + "|" + el.tagName + "|" + el.textContent.trim();
   }
 
+  // a decision that was not on screen before a refresh takes no tap for half a second: a tap aimed
+  // at the decision it replaced does nothing (issue 37)
+  function fresh(root, before) {
+    root.querySelectorAll("[data-k]").forEach(function (el) {
+      if (before.indexOf(key(el)) >= 0) { return; }
+      el.classList.add("fresh");
+      window.setTimeout(function () { el.classList.remove("fresh"); }, 500);
+    });
+  }
+
   function settle(root) {
     root.classList.add("settling");
     window.clearTimeout(root._rssSettle);
@@ -246,17 +258,19 @@
     window.setTimeout(function () { toast.remove(); }, 4000);
   }
 
-  function setConnection(ok, problem) {
+  function setConnection(ok, problem, gone) {
     var c = document.getElementById("connection");
     if (!c) { return; }
     c.hidden = !!ok;
     c.classList.toggle("problem", !ok && !!problem);  // reached, but its database fails (503)
+    c.classList.toggle("gone", !ok && !!gone);  // reached, but it has no such game (404): never shown as live
     document.body.classList.toggle("offline", !ok);
+    if (document.body.classList.toggle("game-gone", !ok && !!gone)) { document.title = "Not on the server"; }
   }
 
   function syncTurn() {
     var turn = document.getElementById("turn");
-    if (!turn) { return; }
+    if (!turn || document.body.classList.contains("game-gone")) { return; }
     if (turn.dataset.title) { document.title = turn.dataset.title; }
     var mine = turn.dataset.mine === "1";
     if (mine && wasMine === false && (document.hidden || window.scrollY > 0) && navigator.vibrate) {
@@ -285,7 +299,7 @@
   document.addEventListener("htmx:beforeSwap", function (evt) {
     var from = evt.detail.requestConfig && evt.detail.requestConfig.elt;
     var xhr = evt.detail.xhr;
-    if (from && from.closest && xhr && xhr.status > 0 && xhr.status < 500) {
+    if (from && from.closest && xhr && xhr.status > 0 && xhr.status < 500 && xhr.status !== 404) {
       var sent = from.closest("form");
       var late = sent && sent._rssResending && (xhr.status === 409 || xhr.status === 422);
       reached(sent);
@@ -299,7 +313,8 @@
         kind: elt && elt.id === "region" ? "refresh" : elt && elt.closest("form") ? "entry" : "navigate",
         state: snapshot(root),
         anchor: findAnchor(root),
-        under: targetUnder()
+        under: targetUnder(),
+        keys: Array.from(root.querySelectorAll("[data-k]"), key)
       };
     }
   });
@@ -317,8 +332,9 @@
         // the buttons of the next step must not take a tap meant for the one just made
         settle(root);
         entered = true;
-      } else if (saved.kind === "refresh" && targetUnder() !== saved.under) {
-        settle(root);  // another phone's change put something else under the finger
+      } else if (saved.kind === "refresh") {
+        if (targetUnder() !== saved.under) { settle(root); }  // another phone's change put something else under the finger
+        fresh(root, saved.keys);
       }
       saved = null;
     }
@@ -339,6 +355,7 @@
   document.addEventListener("htmx:timeout", function (evt) { onFailure(evt, "Not sent yet: the server did not answer."); });
   document.addEventListener("htmx:responseError", function (evt) {
     var form = evt.detail.elt && evt.detail.elt.closest && evt.detail.elt.closest("form");
+    if (form && evt.detail.xhr && evt.detail.xhr.status === 404) { markUnsent(form, "Not sent: this game is not on the table's server."); }
     if (form && evt.detail.xhr && evt.detail.xhr.status >= 500) { markUnsent(form, "Not sent yet: the server failed (" + evt.detail.xhr.status + ")."); }
   });
 
@@ -353,7 +370,8 @@
     var form = evt.detail.elt && evt.detail.elt.closest && evt.detail.elt.closest("form");
     if (form && form._rssResending) { form._rssResending = false; resending = false; }
     if (xhr && xhr.status > 0) {
-      setConnection(xhr.status !== 503, xhr.status === 503);
+      setConnection(xhr.status !== 503 && xhr.status !== 404, xhr.status === 503, xhr.status === 404);
+      if (xhr.status === 404) { return; }  // the game is not there: its taps stay kept (not sent)
       if (xhr.status < 500) { reached(form); }
       // the server answers again: what was tapped meanwhile goes now, by itself
       if (xhr.status < 500 && !form) { resendAll(); }
