@@ -110,8 +110,9 @@ def test_a_phone_whose_game_is_not_on_the_server_says_so_and_keeps_its_tap(tmp_p
         server = LiveServer(other_app, port=server.port)
         server.start()
         bar = page.locator("#connection")
-        expect(bar).to_be_visible(timeout=4000)
-        expect(bar).to_contain_text("This game is not on the table's server")
+        words = bar.locator(".gone-text")  # (the words are in the page from the start, shown only now)
+        expect(words).to_be_visible(timeout=4000)
+        expect(words).to_contain_text("This game is not on the table's server")
         expect(bar.locator(".offline-text")).to_be_hidden()
         expect(page.locator("#turn")).to_be_hidden()  # never shown as live: no "Your turn"
         assert "Your turn" not in page.title() and "Your turn" not in page.locator("body").inner_text()
@@ -125,8 +126,7 @@ def test_a_phone_whose_game_is_not_on_the_server_says_so_and_keeps_its_tap(tmp_p
         expect(page.locator("form.unsent-form")).to_have_count(1)
         page.locator("nav.tabs a[data-view=log]").click()  # another view: the words stay
         page.wait_for_timeout(1200)
-        expect(bar).to_be_visible()
-        expect(bar).to_contain_text("This game is not on the table's server")
+        expect(words).to_be_visible()
         assert other_app.extensions["rss_store"].game_exists(gid) is False
 
         # the game's server again: the kept tap goes by itself, once
@@ -187,3 +187,27 @@ def test_a_tap_aimed_at_a_decision_just_replaced_enters_nothing(live, browser):
     assert after["seq"] == seq + 2
     assert problems == []
     print(f"\nthe tap came {late:.0f} ms after the new decision appeared; nothing was entered")
+
+
+def test_with_the_event_stream_too_a_game_not_on_the_server_is_said(tmp_path, browser):
+    """The same under the real server (granian), where the phone follows the game's event stream:
+    the stream is refused (404) after the restart on another database, and the phone says so."""
+    from .test_restart import Server
+
+    expect = sync_api.expect
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    server = Server(tmp_path / "a" / "games.sqlite3", tmp_path / "a")
+    try:
+        gid = _import(server.base, _acquisitions_then_closing())
+        page, problems = _amys_phone(browser, server.base, gid)
+        page.wait_for_function("() => !!document.querySelector('#live')", timeout=5000)
+        server.stop()
+        server = Server(tmp_path / "b" / "empty.sqlite3", tmp_path / "b", port=server.port)
+        words = page.locator("#connection .gone-text")
+        expect(words).to_be_visible(timeout=8000)
+        expect(words).to_contain_text("This game is not on the table's server")
+        expect(page.locator("#turn")).to_be_hidden()
+        assert problems == []
+    finally:
+        server.stop()
