@@ -27,7 +27,7 @@ def _ruleset_of(ctx) -> registry.Ruleset | None:
         return ruleset
     gid = (request.view_args or {}).get("gid") if has_request_context() else None
     if isinstance(gid, str):
-        from assistant.web import get_store
+        from assistant.web.db import get_store
 
         try:
             return registry.get(get_store().get_game(gid).ruleset)

@@ -35,7 +35,8 @@ from werkzeug.exceptions import ServiceUnavailable
 
 from assistant.rules.core import deadline
 from assistant.store import ImportRefused, Store
-from assistant.web import costly, get_store
+from assistant.web import costly
+from assistant.web.db import get_store
 from assistant.web.deadlines import RETRY_AFTER, request_seconds
 
 TRIAL_MB = 512  # memory a trial may take above what it starts with
