@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 from assistant.log import saved, transcript
 from assistant.log.timeline import REWRITES, NothingEntered, Timeline, Unplayable, build, fresh, replay
-from assistant.log.walk import Walk, read_row
+from assistant.log.walk import effective_events, read_row
 from assistant.rules import RuleError, registry
 from assistant.rules.core import events, position
 from assistant.rules.core.game import Game
@@ -145,11 +145,6 @@ def check_token(token) -> None:
         return
     if not isinstance(token, str) or not token or len(token) > TOKEN_MAX or _has_surrogate(token):
         raise Refused(f"a token must be a non-empty text of at most {TOKEN_MAX} characters")
-
-
-def effective_events(rows: list[Row]) -> list[dict]:
-    """The log with undo, restores, corrections and going back applied (assistant/log/walk.py)."""
-    return Walk.of(rows).out
 
 
 class Store:
@@ -325,7 +320,6 @@ class Store:
                     pass  # let the full replay report it
         return self._remember(gid, self._build(info, seq))
 
-    _known = timeline  # (the name the tests of the cache use)
 
     def _build(self, info: GameInfo, seq: int, extra: tuple[dict, ...] = (), depth: int | None = None) -> Timeline:
         try:
@@ -506,7 +500,7 @@ class Store:
         answer as the acquire it made, the last "I'm done" as the phase's done)."""
         info = self.get_game(gid)
         try:
-            known = self._known(gid)
+            known = self.timeline(gid)
             journal = known.game.journal
             # a long game restored from a saved state: its older entries from the log, not replayed
             head = None if journal.fetched else known.effective()

@@ -216,8 +216,6 @@ class TableView(SeatsView, TabletopView, AcquisitionView):
     def in_setup(self) -> bool:
         return bool(self.next) and self.next.get("for") == "reveal" and len(self.game.journal) < len(self.info.players)
 
-    # -- join -----------------------------------------------------------------------------
-    # -- entities -------------------------------------------------------------------------
     # -- history --------------------------------------------------------------------------
     @cached_property
     def history(self) -> list[dict]:
@@ -281,7 +279,6 @@ class TableView(SeatsView, TabletopView, AcquisitionView):
     def can_undo(self) -> bool:
         return len(self.game.journal) > 0
 
-    # -- seats and joining ------------------------------------------------------------------
     # -- the Play view: my decisions first -------------------------------------------------
     @cached_property
     def play_groups(self) -> list[action_forms.ActionGroup]:
