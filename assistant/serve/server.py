@@ -53,6 +53,8 @@ def head_timeout_ms() -> int:
     """granian's head deadline (``RSS_HEAD_SECONDS``, 30 s; 1 ms to 60 s): from a head's first byte
     to its end; a connection that sends nothing is closed by the reaper after as long."""
     return min(max(int(reaper.head_seconds() * 1000), 1), 60_000)
+
+
 SHUTDOWN_SECONDS = 3  # on SIGTERM/Ctrl-C: requests under way may finish, then the workers stop
 # waitress (the fallback): past this many connections it stops accepting
 CONNECTION_LIMIT = 1000

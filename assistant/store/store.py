@@ -320,7 +320,6 @@ class Store:
                     pass  # let the full replay report it
         return self._remember(gid, self._build(info, seq))
 
-
     def _build(self, info: GameInfo, seq: int, extra: tuple[dict, ...] = (), depth: int | None = None) -> Timeline:
         try:
             return build(self, info, seq, extra, depth)
