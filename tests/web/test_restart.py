@@ -27,7 +27,7 @@ def _free_port() -> int:
 class Server:
     """One ``python -m assistant serve`` process on a free loopback port."""
 
-    def __init__(self, db: Path, workdir: Path, port: int | None = None):
+    def __init__(self, db: Path, workdir: Path, port: int | None = None, new_session: bool = False):
         self.port = port or _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = dict(
@@ -46,8 +46,14 @@ class Server:
             "--db",
             str(db),
         ]
-        self.proc = subprocess.Popen(
-            cmd, cwd=workdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        self.proc = subprocess.Popen(  # new_session: a process group of its own, as a terminal's
+            cmd,
+            cwd=workdir,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=new_session,
         )
         deadline = time.monotonic() + 20
         while True:

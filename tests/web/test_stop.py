@@ -5,6 +5,7 @@ nothing listens on the port after."""
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import time
@@ -61,9 +62,13 @@ def _ended(events: Events) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from Linux /proc")
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_a_stop_with_streams_open_ends_them_at_once_and_leaves_nothing_listening(tmp_path, signum):
-    server = Server(tmp_path / "table.sqlite3", tmp_path)
+@pytest.mark.parametrize(
+    "signum, group",
+    [(signal.SIGINT, False), (signal.SIGTERM, False), (signal.SIGINT, True)],
+    ids=["SIGINT", "SIGTERM", "Ctrl-C in a terminal (SIGINT to every process of the group)"],
+)
+def test_a_stop_with_streams_open_ends_them_at_once_and_leaves_nothing_listening(tmp_path, signum, group):
+    server = Server(tmp_path / "table.sqlite3", tmp_path, new_session=group)
     try:
         gid = server.new_game(PLAYERS)
         streams = [Events(server.port, f"/games/{gid}/stream?seq=0") for _ in range(6)]
@@ -73,7 +78,10 @@ def test_a_stop_with_streams_open_ends_them_at_once_and_leaves_nothing_listening
 
         assert not any(_ended(s) for s in streams), "the streams are open before the stop"
         sent = time.monotonic()
-        server.proc.send_signal(signum)
+        if group:
+            os.killpg(server.proc.pid, signum)
+        else:
+            server.proc.send_signal(signum)
         streams_ended = None
         while time.monotonic() - sent < STOP_WITHIN + 2:
             if streams_ended is None and all(_ended(s) for s in streams):
