@@ -119,9 +119,9 @@ def _has_surrogate(value) -> bool:
 def normalise_event(event) -> dict:
     """The event as it is stored: its type and the fields the engine reads (others are ignored).
 
-    Raises Refused for what is not an event the table can enter: not an object with a type,
-    a checkpoint (``expect``) or an event marked ``reject`` (transcript annotations), text
-    that is not valid Unicode.
+    Raises Refused for what is not an event the table can enter: not an object with a type, a
+    checkpoint (``expect``) or an event marked ``reject`` (transcript annotations), a declared field
+    of the wrong type (named: every door answers a 4xx), text that is not valid Unicode.
     """
     if not isinstance(event, dict) or not isinstance(event.get("type"), str):
         raise Refused("an event must be an object with a type")
@@ -131,8 +131,8 @@ def normalise_event(event) -> dict:
         )
     try:
         out = events.stored_form(event)
-    except TypeError as err:  # a declared field of the wrong type: the rules' refusal, as the engine gives it
-        raise RuleError(str(err)) from None
+    except TypeError as err:  # a declared field of the wrong type, e.g. {"player": 7}
+        raise Refused(str(err)) from None
     if out["type"] == GO_BACK and "to" in event:  # the row it goes back to (store-only: no engine field)
         out["to"] = event["to"]
     if _has_surrogate(out):

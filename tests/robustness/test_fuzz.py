@@ -2,13 +2,15 @@
 
 Every answer is a 2xx/3xx or a 4xx with a message, never a 5xx; a refused request leaves
 the game exactly as it was (GET /state: snapshot and seq), and an accepted one moved it by
-exactly one log row.  Bounded: at most ``EXAMPLES`` examples per route, no deadline.
+exactly one log row.  Bounded: at most ``EXAMPLES`` examples per route, no deadline;
+``RSS_FUZZ_EXAMPLES`` raises it for a long run by hand (e.g. 3000, 30 times as many).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import re
 from urllib.parse import quote
 
@@ -20,7 +22,7 @@ from assistant.web import create_app
 
 from .conftest import header, load_transcript, table_events
 
-EXAMPLES = 100
+EXAMPLES = int(os.environ.get("RSS_FUZZ_EXAMPLES") or 100)
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
