@@ -8,6 +8,7 @@ from werkzeug.exceptions import BadRequest, Conflict, HTTPException, InternalSer
 from assistant.store import Damaged, DatabaseUnavailable, Unreplayable
 from assistant.store import DatabaseDamaged as DatabaseDamaged_
 from assistant.store.errors import ADVICE
+from assistant.web import errorlog
 
 
 def wants_json() -> bool:
@@ -30,7 +31,9 @@ def _handle(err: HTTPException):
 
 
 def _unexpected(err: Exception):
-    if isinstance(err, HTTPException):
+    # Flask hands an unexpected error over as an InternalServerError around it (``original_exception``):
+    # the player reads these words, not Werkzeug's; an ``abort(500, ...)`` keeps its own
+    if isinstance(err, HTTPException) and getattr(err, "original_exception", None) is None:
         return _handle(err)
     return _handle(InternalServerError(description="Something went wrong on the server."))
 
@@ -68,6 +71,7 @@ def _unavailable(err: DatabaseUnavailable):
 
 
 def init_app(app: Flask) -> None:
+    errorlog.init_app(app)  # an unexpected error's traceback: at most once a minute of each kind
     app.register_error_handler(DatabaseDamaged_, _damaged)  # every backend's (assistant/store/errors.py)
     app.register_error_handler(Damaged, _damaged)
     app.register_error_handler(DatabaseUnavailable, _unavailable)

@@ -19,7 +19,9 @@ The child is forked from a small server process started once per worker (multipr
 
 For the tests only, ``RSS_TEST_HOOKS=1`` in the server's environment lets a transcript with
 ``"test_hook": "stuck"`` get stuck like the engine did (a loop that never looks at its deadline,
-its memory growing); without that variable the key is ignored like any unknown key.
+its memory growing), and one with ``"test_hook": "fail"`` fail like a bug would (an unexpected
+error, a 500: what the bounded error log is tested with, ``errorlog.py``); without that variable
+the key is ignored like any unknown key.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ class TooCostly(ServiceUnavailable):
 def import_transcript(data) -> str:
     """The store's ``import_transcript``, once a trial in a process of its own has ended (app config
     ``TRIAL_PROCESS``, set by ``serve``; else the import runs on this thread, within its deadline)."""
+    if _hook(data) == "fail":
+        raise RuntimeError("test hook: an import failing like a bug")
     store = get_store()
     with costly.turn("trial"):
         if current_app.config.get("TRIAL_PROCESS"):
@@ -138,9 +142,16 @@ def _trial(data, save_every: int, seconds: float) -> tuple:
         return ("error", repr(err)[:200])
 
 
+def _hook(data) -> str | None:
+    """The test hook a transcript asks for (``RSS_TEST_HOOKS=1`` only; else None)."""
+    if os.environ.get(ENV_HOOKS) != "1" or not isinstance(data, dict):
+        return None
+    return data.get("test_hook")
+
+
 def _maybe_stuck(data) -> None:
     """Test hook (``RSS_TEST_HOOKS=1`` only): get stuck like an engine that never ends."""
-    if os.environ.get(ENV_HOOKS) != "1" or not isinstance(data, dict) or data.get("test_hook") != "stuck":
+    if _hook(data) != "stuck":
         return
     grown = []
     while True:  # never looks at the deadline: only the process's limits or the front end it
