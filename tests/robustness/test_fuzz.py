@@ -376,6 +376,28 @@ def test_json_door(env, body, broken, content_type):
         assert resp.status_code == 415
 
 
+@FUZZ
+@given(
+    body=st.one_of(DOOR_BODY, DOOR_BODY, json_value),
+    index=st.one_of(st.integers(0, PREFIX + 5), json_scalar),
+    content_type=st.sampled_from(["application/json"] * 4 + ["text/plain", None]),
+)
+@example(
+    body={"seq": "current", "event": {"type": "pass", "player": 7}}, index=3, content_type="application/json"
+)  # a field of the wrong type (tests/robustness/test_wrong_types.py)
+def test_amend(env, body, index, content_type):
+    """The correction door (/amend): a correction of entry ``index``, or nonsense."""
+    before = env.state()
+    if isinstance(body, dict):
+        body = dict(body, index=index)
+        if body.get("seq") == "current":
+            body["seq"] = before["seq"]
+    headers = {"Content-Type": content_type} if content_type else {}
+    resp = env.client.post(f"/games/{env.gid}/amend", data=json.dumps(body), headers=headers)
+    env.check(resp, before, {200, 400, 409, 415, 422}, accepted={200})
+    assert resp.mimetype == "application/json"
+
+
 ROUTES = [
     "",
     "/state",
