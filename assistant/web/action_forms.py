@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assistant.rules.core import events, words
-from assistant.web import card_figures
+from assistant.web import card_figures, labels
 from assistant.web.labels import company_color
 
 # Event fields per table event type (what a form sends back), from the one event schema.
@@ -129,7 +129,10 @@ def _reveal(item, snap, rs):
 
 def _pass(item, snap, rs):
     return [
-        (f"{item['player']}: investment", ActionForm(_hidden(item, ["player"]), [Button("Pass")], actor=item["player"]))
+        (
+            f"{item['player']}: {labels.decision_phase(snap.get('phase'), rs)}",
+            ActionForm(_hidden(item, ["player"]), [Button("Pass")], actor=item["player"]),
+        )
     ]
 
 
@@ -138,7 +141,11 @@ def _bid(item, snap, rs):
     running = (snap.get("auction") or {}).get("company") == company
     verb = "Raise the bid" if running else "Start an auction"
     number = NumberInput("price", f"Bid ({item['min']}–{item['max']})", item["min"], item["max"], item["min"])
-    title = f"{item['player']}: auction for {company}" if running else f"{item['player']}: investment"
+    title = (
+        f"{item['player']}: auction for {company}"
+        if running
+        else f"{item['player']}: {labels.decision_phase(snap.get('phase'), rs)}"
+    )
     form = ActionForm(
         _hidden(item, ["player", "company"]),
         [Button(f"{verb} for {company}", color=company_color(company, rs), primary=True)],
@@ -162,7 +169,7 @@ def _share(item, snap, rs):
     verb = "Buy" if item["type"] == "buy_share" else "Sell"
     return [
         (
-            f"{item['player']}: investment",
+            f"{item['player']}: {labels.decision_phase(snap.get('phase'), rs)}",
             ActionForm(
                 _hidden(item, ["player", "corporation"]),
                 [Button(f"{verb} {words.a(item['corporation'])} share for {item['price']}")],
@@ -187,7 +194,7 @@ def _acquire(item, snap, rs):
                 ActionForm(hidden, [button], actor=item.get("president")),
             )
         ]
-    title = f"{corp}: acquisitions (president {item.get('president') or 'receiver'})"
+    title = f"{corp}: {rs.word('buying')} (president {item.get('president') or 'receiver'})"
     label = f"{corp} buys {company} from {seller}" + (f" for {lo}" if lo == hi else "")
     if lo == hi:
         hidden["price"] = lo
@@ -214,7 +221,7 @@ def _announce(item, snap, rs):
         [Button(label, color=company_color(company, rs))],
         actor=item.get("president"),
     )
-    return [(f"{corp}: acquisitions (president {item.get('president')})", form)]
+    return [(f"{corp}: {rs.word('buying')} (president {item.get('president')})", form)]
 
 
 def _no_intervention(item, snap, rs):

@@ -114,6 +114,11 @@ class TableView(SeatsView, TabletopView, AcquisitionView):
     def phase_name(self) -> str:
         return self.ruleset.phase_name(self.phase)
 
+    @property
+    def phase_title(self) -> str:
+        """ "Phase 1 Investment" (Stars), "Phase 6 – corporations buy companies" (classic)."""
+        return self.ruleset.phase_title(self.phase)
+
     @cached_property
     def next_text(self) -> str:
         if self.snap.get("game_over"):

@@ -19,6 +19,12 @@ COLOR_MARKS = {
 }
 
 
+def color_mark(color: str, ruleset: registry.Ruleset) -> str:
+    """A colour's shape and letter ("◆G"), in the game's own shapes where its rulebook prints them."""
+    shape, letter = ruleset.marks.get(color) or COLOR_MARKS.get(color, ("?", "?"))
+    return f"{shape}{letter}"
+
+
 def colors(ruleset: registry.Ruleset) -> list[str]:
     """The company colours of the ruleset, in deck order."""
     return list(ruleset.cards.colors)
@@ -35,6 +41,13 @@ def corporation_short(name: str, ruleset: registry.Ruleset) -> str:
 
 def phase_name(phase, ruleset: registry.Ruleset) -> str:
     return ruleset.phase_name(phase)
+
+
+def decision_phase(phase, ruleset: registry.Ruleset) -> str:
+    """The phase a decision belongs to, in the game's words: "investment" (Stars), "auctions and share
+    trading" (classic)."""
+    name = ruleset.phase_name(phase)
+    return name[:1].lower() + name[1:] if name else "your turn"
 
 
 def next_text(nxt: dict | None) -> str:

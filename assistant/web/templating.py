@@ -11,7 +11,6 @@ from markupsafe import Markup, escape
 from assistant.rules import registry
 from assistant.rules.core import words
 from assistant.web import labels
-from assistant.web.labels import COLOR_MARKS
 
 # What the pages about no game (home, new game, errors outside a game) call the games: the family.
 FAMILY = "Rolling Stock"
@@ -54,9 +53,10 @@ def company_color(ctx, abbr: str) -> str:
     return labels.company_color(abbr, page_ruleset(ctx))
 
 
-def color_mark(color: str) -> str:
-    shape, letter = COLOR_MARKS.get(color, ("?", "?"))
-    return f"{shape}{letter}"
+@pass_context
+def color_mark(ctx, color: str) -> str:
+    """The colour's mark: the game's own where its rulebook prints them (v2.2's ◇ green, ○ blue), else the app's."""
+    return labels.color_mark(color, page_ruleset(ctx))
 
 
 def new_token() -> str:

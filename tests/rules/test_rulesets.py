@@ -75,17 +75,27 @@ def test_unknown_ruleset_is_refused_naming_the_known_ones():
         assert "rolling-stock-stars" in err.value.message and "rolling-stock-v2.2" in err.value.message
 
 
-def test_stars_and_v22_differ_in_names_players_and_variants_only():
+def test_stars_and_v22_differ_in_names_players_variants_and_words_only():
     stars, v22 = registry.STARS, registry.V22
     assert stars.players == (2, 6) and v22.players == (3, 6)
     assert set(stars.variants) == {"open_companies", "two_handed"} and not v22.variants
     assert not stars.game_types and not v22.game_types
     assert stars.cards is v22.cards is CARDS  # v2.2 publishes no card data: the Stars cards
-    assert stars.phase_names == v22.phase_names
+    assert stars.engine is v22.engine and list(stars.phase_names) == list(v22.phase_names)  # the same nine phases
+    # v2.2 numbers its phases and names none: its names say what happens, in its words ("3. In ANY
+    # ORDER, CORPORATIONS buy COMPANIES"); Stars names them ("Phase 3: Acquisition")
+    assert (
+        v22.phase_title(3) == "Phase 3 – corporations buy companies" and stars.phase_title(3) == "Phase 3 Acquisition"
+    )
     assert list(stars.corporation_names) == list(v22.corporation_names) == list(CARDS.charters)
     for key in CARDS.charters:
         s, v = stars.corporations[stars.corporation_names[key]], v22.corporations[v22.corporation_names[key]]
-        assert (s.key, s.shares, s.ability) == (v.key, v.shares, v.ability)
+        assert (s.key, s.shares) == (v.key, v.shares)
+    # the abilities in each rulebook's words: Stars "Acquisition: ...", v2.2 "During the whole phase" 3
+    ship, orion = v22.corporations["Ship"].ability, v22.corporations["Orion"].ability
+    assert stars.corporations["Junkyard Scrappers"].ability.startswith("Closing:") and ship.startswith("Phase 4:")
+    assert stars.corporations["Overseas Trading"].ability.startswith("Acquisition:") and orion.startswith("Phase 3:")
+    assert not [v.ability for v in v22.corporations.values() if "Acquisition" in v.ability or "Closing" in v.ability]
 
 
 # ------------------------------------------------------------------ the v2.2 names
@@ -118,7 +128,29 @@ def test_v22_pairs_match_the_stars_card_data():
     for v22_name, stars_name in ISSUE_PAIRS.items():
         ours = registry.V22.corporations[v22_name]
         assert printed[stars_name]["shares"] == ours.shares, v22_name
-        assert printed[stars_name]["ability"] == ours.ability, v22_name  # word for word
+        assert printed[stars_name]["ability"] == STARS.corporations[stars_name].ability, stars_name  # word for word
+
+
+# each v2.2 ability as its rules word it (rolling-stock-rules-v2.2.txt, copied by hand, lower case)
+V22_ABILITIES = {
+    "Jupiter": "adds $1 per company it owns",
+    "Orion": "is considered to have the highest share price and pays only face value for companies bought from the foreign investor",
+    "Star": "adds additional two stars to the result",
+    "Bear": "reduces its total cost of ownership by up to $10 (the cost of ownership cannot become negative)",
+    "Eagle": "simply receives the current share price for the share it issues",
+    "Ship": "receives twice the printed income for each company it closes",
+    "Horse": "adds $1 for every two of its synergy markers",
+}
+
+
+def test_v22_abilities_are_said_in_v22s_words():
+    text = " ".join(require(V22_RULES, "the Rolling Stock v2.2 rules").read_text(encoding="utf-8").split())
+    text = text.replace("\\$", "$").replace("*", "").lower()
+    for name, said in V22_ABILITIES.items():
+        assert said in text, name  # the hand copy is the rules' own
+        assert said in registry.V22.corporations[name].ability.lower(), name
+    # Saturn: the rules' "doubles the printed income if its best COMPANY", its slip mended
+    assert "doubles the printed income of its best company" in registry.V22.corporations["Saturn"].ability
 
 
 # ------------------------------------------------------------------ engine games of a ruleset
@@ -136,6 +168,24 @@ def test_v22_set_up_limits():
     assert STARS.create(["Amy", "Brian"]).ruleset is registry.STARS  # the default
 
 
+# what Stars says that v2.2 says in its own words (v2.2 numbers its phases, forms a corporation with
+# a symbol card; a company drawn waits until the foreign investor is done in phase 2)
+V22_SAYS = {
+    "Acquisitions done": "Phase 3 done",
+    "Closing done": "Phase 4 done",
+    "until the wrap-up": "until the end of phase 2",
+    "charter": "symbol card",
+    "Income: ": "Collect income: ",
+    **{f"({STARS.phase_name(n).lower()})": f"({registry.V22.phase_name(n)})" for n in STARS.phase_names},
+}
+
+
+def said_in_v22(text: str) -> str:
+    for stars, v22 in V22_SAYS.items():
+        text = text.replace(stars, v22)
+    return text
+
+
 def _replay_lines(data: dict) -> list[dict]:
     out = io.StringIO()
     replay.run(data, out)
@@ -151,7 +201,7 @@ def _assert_mapped_replay(data: dict) -> int:
     for a, b in zip(stars, v22, strict=True):
         want = rename_value(a, names)
         if "error" in want:
-            want["error"] = rename_text(want["error"], names)
+            want["error"] = said_in_v22(rename_text(want["error"], names))
         assert b == want
     return len(stars)
 
@@ -199,8 +249,8 @@ def test_project_game_replays_as_v22_with_names_mapped_in_snapshots_and_journal(
     assert ipos >= 3 and len(events) > 200
     for a, b in zip(stars.journal, v22.journal, strict=True):
         # each edition in its own words too: v2.2 numbers the phase Stars calls the wrap-up
-        assert b["text"] == rename_text(a["text"], names).replace("until the wrap-up", "until phase 2")
-        assert list(b["auto"]) == [rename_text(t, names) for t in a["auto"]]
+        assert b["text"] == said_in_v22(rename_text(a["text"], names))
+        assert list(b["auto"]) == [said_in_v22(rename_text(t, names)) for t in a["auto"]]
         assert [list(m) for m in b["moves"]] == [
             [rename_text(x, names) if isinstance(x, str) else x for x in m] for m in a["moves"]
         ]

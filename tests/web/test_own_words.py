@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
 from assistant.rules import events_of, registry
 from assistant.rules.core import vocabulary
 from assistant.web import action_forms as web_menu
+from tests import rulesets
 
+from . import own_words_crawl
 from .conftest import CSRF_RE
 
 STARS_NAMES = list(registry.STARS.corporations)
@@ -30,19 +33,37 @@ def _body(html: str) -> str:
     return html[html.index("<h2>") :]
 
 
-def test_the_v22_rules_page_speaks_v22(client):
+def test_the_v22_rules_page_is_v22s_own_text(client):
+    """Issue 37: the v2.2 page serves v2.2's own rules (rolling-stock-rules-v2.2.txt), not the Stars
+    text with the names swapped.  The sentences below are copied from that file by hand."""
     html = client.get("/rules?ruleset=rolling-stock-v2.2").text
+    assert 'id="ruleset-note"' not in html and "Rolling Stock Stars" not in html
     body = _body(html)
     assert [n for n in STARS_NAMES if n in body] == []
-    assert "●" not in body
-    # v2.2, Collect income: "*Jupiter* adds \$1 per COMPANY it owns"; Setup: "receives \$30 from the BANK"
-    assert "Jupiter adds $1 per Company it owns" in body
-    assert "Each Player receives $30 from the Bank" in body
-    assert "symbol card" in body and "charter card" not in body
-    assert "variant" not in body.lower()  # v2.2 has no variants
+    # Collect income: "*Jupiter* adds \$1 per COMPANY it owns"; Setup: "Each PLAYER receives \$30 from the BANK"
+    assert "Jupiter adds $1 per COMPANY it owns" in body
+    assert "Each PLAYER receives $30 from the BANK" in body
+    # Setup: "the game end card at the bottom of the deck, the lower cost-of-ownership side up" and
+    # "printed red or orange instead of black" (Stars: the "$7 side", "red or yellow")
+    assert "the lower cost-of-ownership side up" in body and "$7 side" not in body
+    assert "printed red or orange instead of black" in body and "red or yellow" not in body
+    # its colour marks: "6 red (●), 8 orange (▲), 8 yellow (■), 7 green (◇), 7 blue (○)"
+    assert "6 red (●), 8 orange (▲), 8 yellow (■), 7 green (◇), 7 blue (○)" in body
+    # ranked by book value; Go bankrupt sets the receivership card aside
+    assert "rank players according to their BOOK VALUE" in body and "total value" not in body
+    assert "Set aside the receivership card if the CORPORATION was in RECEIVERSHIP." in body
+    assert "symbol card" in body and "charter" not in body.lower()
+    assert "on the circle" not in body and "★★" not in body
+    assert "variant" not in body.lower()  # v2.2 has none
     # the Stars page keeps Stars' own words
     stars = _body(client.get("/rules").text)
     assert "Prussian Railway adds 1● per Company it owns" in stars and "charter card" in stars
+
+
+def test_the_new_game_form_describes_v22_as_its_own_game(client):
+    page = client.get("/games/new").text
+    block = page[page.index('id="ruleset-rolling-stock-v2.2"') :].split('<div class="ruleset"', 1)[0]
+    assert "Stars" not in block and "book value" in block
 
 
 def test_a_v22_refusal_links_to_the_v22_rules(client, table):
@@ -55,7 +76,7 @@ def test_a_v22_refusal_links_to_the_v22_rules(client, table):
     assert href.startswith(f"/rules?game={gid}#")
     page = client.get(href.split("#")[0]).text
     assert "<h1>Rules of Rolling Stock v2.2</h1>" in page and f'id="{href.split("#")[1]}"' in page
-    assert "Prussian Railway" not in _body(page)
+    assert "Prussian Railway" not in _body(page) and "charter" not in _body(page).lower()
 
 
 def test_the_classic_rules_page_has_no_page_break_slips(client):
@@ -142,7 +163,145 @@ def test_the_new_game_form_shows_each_games_own_variants(client):
 
 def test_every_game_brings_its_own_words():
     for ruleset in registry.RULESETS.values():
-        assert set(ruleset.words) == set(vocabulary.WORD_KEYS), ruleset.key
+        assert set(vocabulary.WORD_KEYS) <= set(ruleset.words) <= {*vocabulary.WORD_KEYS, *vocabulary.OWN_LISTS}
     assert registry.STARS.money(4) == "4●" and registry.V22.money(4) == "$4" and registry.CLASSIC.money(4) == "$4"
     with pytest.raises(ValueError, match="no words for"):
         vocabulary.load("assistant.rules.classic", "rolling-stock-stars")
+
+
+# ---------------------------------------------------------------- every page in its own words (issue 37)
+SHARED_SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
+RULEBOOKS = {
+    "rolling-stock-stars": "rolling-stock-stars-rulebook.txt",
+    "rolling-stock-v2.2": "rolling-stock-rules-v2.2.txt",
+    "rolling-stock": "rolling-stock-players-guide.txt",
+}
+# The words the issue names beside the names, phases, money and marks each game's data gives.
+TERMS = ("charter", "leapfrog", "acquisition", "Rolling Stock Stars", "symbol card", "book value", "total value")
+# Colour marks: v2.2 prints its own ("6 red (●), 8 orange (▲), 8 yellow (■), 7 green (◇), 7 blue (○)");
+# the Stars rulebook and the Guide print none, so theirs are the app's (assistant/web/labels.py).
+MARKS = "●▲■◆★◇○✚"
+V22_MARKS = "●▲■◇○"
+
+
+def _rulebook_text(ruleset) -> str:
+    """The game's own text: its rulebook in ../shared/seeds, else (a game of a folder only, like the
+    example) its rules page, its names and its words."""
+    name = RULEBOOKS.get(ruleset.key)
+    if name is not None:
+        path = SHARED_SEEDS / name
+        if not path.exists():
+            pytest.skip(f"{path} not found (the read-only ../shared folder is not beside the repository)")
+        return " ".join(path.read_text(encoding="utf-8").replace("\\$", "$").split())
+    own = [s["title"] + " " + s["text"] for s in ruleset.rules_sections()]
+    return "\n".join([*own, *ruleset.corporations, *ruleset.phase_names.values(), *ruleset.words.values()])
+
+
+def _own_marks(ruleset) -> str:
+    from assistant.web import labels
+
+    marks = getattr(ruleset, "marks", None)
+    if marks:
+        return "".join(shape for shape, _ in marks.values())
+    if ruleset.key == "rolling-stock-v2.2":
+        return V22_MARKS
+    return "".join(shape for shape, _ in labels.COLOR_MARKS.values())
+
+
+def _pattern(term: str, name: bool) -> re.Pattern:
+    """A corporation name as written (word by word); any other term in any case, plural too."""
+    if name:
+        return re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])")
+    return re.compile(rf"(?<![\w-]){re.escape(term)}s?(?![\w-])", re.I)
+
+
+def foreign_words(ruleset, every) -> dict[str, re.Pattern]:
+    """what -> pattern: the words other games use that this game's rulebook does not: corporation
+    names, phase titles, the card a corporation is formed with, the issue's terms, money, colour marks."""
+    own = _rulebook_text(ruleset)
+    # a game's own names, titles and words are looked for too: its rulebook must say them
+    names = {n for other in every for n in other.corporations}
+    terms = {t for other in every for t in (*other.phase_names.values(), other.word("charter"))} | set(TERMS)
+    found = {}
+    terms = {t.lower(): t for t in sorted(terms - names, reverse=True)}.values()  # "Acquisition" is "acquisition"
+    for term, name in sorted([(n, True) for n in names] + [(t, False) for t in terms]):
+        pattern = _pattern(term, name)
+        if not pattern.search(own):
+            found[term] = pattern
+    money = ruleset.word("money")
+    for other in every:
+        sign = other.word("money").replace("{}", "").strip()
+        if sign not in money:
+            found[f"a figure with {sign}"] = re.compile(
+                rf"\d ?{re.escape(sign)}" if other.word("money").startswith("{}") else rf"{re.escape(sign)} ?\d"
+            )
+    own_marks = _own_marks(ruleset)
+    for mark in MARKS:
+        if mark not in own_marks and mark != "●":  # ● is money too: a figure with ● is looked for above
+            found[f"the colour mark {mark}"] = re.compile(re.escape(mark) + "(?=[A-Z])")  # "★B", not "3★"
+    return found
+
+
+def _varied_playout(ruleset, players):
+    """The seeded random game (tests/rulesets.py) that meets the most kinds of events, to its end."""
+    games = [rulesets.playout(ruleset, players, 3000, seed=seed) for seed in range(1, 9)]
+    return max(games, key=lambda events: (len({e["type"] for e in events}), len(events)))
+
+
+def _post(table, gid, events, seq):
+    for event in events:
+        answer = table.post_json(gid, {"seq": seq, "token": f"w{seq}", "event": event})
+        assert answer.status_code == 200, (event, answer.get_json())
+        seq += 1
+    return seq
+
+
+def _read(pages, foreign):
+    """{(what, url): count} of the foreign words on the pages."""
+    hits = {}
+    for url, text in pages.items():
+        for what, pattern in foreign.items():
+            n = len(pattern.findall(text))
+            if n:
+                hits[(what, url)] = n
+    return hits
+
+
+def test_every_page_of_a_game_speaks_its_own_rulebook(client, table, store, every_ruleset):
+    """Issue 37: every page of a game in progress (in its acquisitions, with a refusal) and of a
+    finished one holds no word another game uses and this game's rulebook does not (corporation
+    names, phase titles, the card a corporation is formed with, "leapfrog", "acquisition", money
+    and colour marks), in visible text, titles and aria-labels."""
+    ruleset = every_ruleset
+    # the words of the games offered (the example's plain "Buy", "Pay", "Earn" name no other game's thing)
+    foreign = foreign_words(ruleset, [r for r in registry.RULESETS.values() if r is not rulesets.EXAMPLE])
+    players = rulesets.players_for(ruleset, 4)
+    events = _varied_playout(ruleset, players)
+    data = {"csrf_token": table.csrf(), "name": players, "ruleset": ruleset.key}
+    offered = [t for t in ruleset.game_types if t.offered]
+    if offered:
+        data[f"game_type-{ruleset.key}"] = offered[0].key
+    resp = client.post("/games/new", data=data)
+    assert resp.status_code == 303, resp.text
+    gid = resp.headers["Location"].rsplit("/", 1)[1]
+    # in progress: stopped at its first acquisition (or half way), so a corporation is in play
+    cut = next((i for i, e in enumerate(events) if e["type"] == "acquire"), len(events) // 2)
+    seq = _post(table, gid, events[:cut], 0)
+    pages = {f"in progress {u}": t for u, t in own_words_crawl.crawl(client, gid).items()}
+    nxt = table.state(gid)["next"] or {}
+    refused = table.act(gid, {"type": "close", "player": nxt.get("player") or players[0], "company": "NOPE"})
+    assert refused.status_code == 422, refused.text
+    pages["a refusal"] = own_words_crawl.words_of(refused.text)[0]
+    _post(table, gid, events[cut:], seq)
+    assert store.state(gid)[1].game_over
+    pages |= {
+        f"finished {u}": t for u, t in own_words_crawl.crawl(client, gid, extra=(f"/games/{gid}/result.txt",)).items()
+    }
+    hits = _read(pages, foreign)
+    total = sum(hits.values())
+    by_word = {}
+    for (what, _), n in hits.items():
+        by_word[what] = by_word.get(what, 0) + n
+    report = f"{ruleset.key}: {len(pages)} pages, {total} foreign words on {len({u for _, u in hits})} pages: {by_word}"
+    print(report)
+    assert not hits, report + "\n" + "\n".join(f"{n}× {what!r} on {url}" for (what, url), n in sorted(hits.items()))

@@ -40,7 +40,11 @@ def test_form_offers_every_ruleset_with_what_differs_stars_preselected(client):
 # replays: tests/web/test_every_game.py)
 @pytest.mark.parametrize(
     "key, waits",
-    [("rolling-stock-stars", "the wrap-up"), ("rolling-stock-v2.2", "phase 2"), ("rolling-stock", "the next turn")],
+    [
+        ("rolling-stock-stars", "the wrap-up"),
+        ("rolling-stock-v2.2", "the end of phase 2"),
+        ("rolling-stock", "the next turn"),
+    ],
 )
 def test_a_company_drawn_in_play_waits_in_each_games_words(client, table, key, waits):
     """A company drawn in phase 1 waits: Stars calls it the wrap-up, v2.2 numbers the phase,
@@ -159,17 +163,19 @@ def test_import_refuses_an_unknown_game_and_variants_of_another_ruleset(client, 
 
 
 # ------------------------------------------------------------------ the rules page
-def test_rules_page_of_a_v22_game_notes_the_names(client, table):
+def test_rules_page_of_a_v22_game_is_v22s_own(client, table):
+    """Issue 37: a v2.2 game links to v2.2's own rules, not to the Stars text under a note mapping the names."""
     resp = _create(client, table, "rolling-stock-v2.2")
     gid = resp.headers["Location"].rsplit("/", 1)[1]
     page = client.get(f"/games/{gid}/v/more").text  # the navigation's More view links the rules
     rules_url = f"/rules?game={gid}"
     assert f'href="{rules_url}"' in page
     rules = client.get(rules_url).text
-    assert "Rules of Rolling Stock v2.2" in rules and "Jupiter = Prussian Railway" in rules
-    assert 'id="phase-3-acquisition"' in rules  # the canonical rules, with their anchors
-    assert "Jupiter = Prussian Railway" not in client.get("/rules").text
-    assert client.get("/rules?ruleset=rolling-stock-v2.2").text.count("Orion = Overseas Trading") == 1
+    assert "Rules of Rolling Stock v2.2" in rules and "Prussian Railway" not in rules
+    # "3. In ANY ORDER, CORPORATIONS buy COMPANIES ...", anchored as the Stars section refusals name
+    section = rules[rules.index('id="phase-3-acquisition"') :].split("</section>")[0]
+    assert '<h3><a href="#phase-3-acquisition">Phase 3</a></h3>' in section
+    assert "In ANY ORDER, CORPORATIONS buy COMPANIES from other CORPORATIONS" in section
     assert client.get("/rules?ruleset=nope").status_code == 404
 
 

@@ -55,17 +55,18 @@ EVENT_RULES = {
     "skip_ipo": "going-public",
 }
 
+# The Guide's names of its ten phases (1.4: "Phase 6 – corporations buy companies").
 PHASE_NAMES = {
-    1: "Issue shares",
-    2: "Form corporations",
-    3: "Auctions and shares",
-    4: "Player order",
-    5: "Foreign investor",
-    6: "Buy companies",
-    7: "Close companies",
-    8: "Income",
-    9: "Dividends",
-    10: "End check",
+    1: "issue new shares",
+    2: "form corporations",
+    3: "auctions and share trading",
+    4: "determine new player order",
+    5: "foreign investor",
+    6: "corporations buy companies",
+    7: "close companies",
+    8: "collect income",
+    9: "pay dividends",
+    10: "end of game check",
 }
 
 

@@ -543,7 +543,7 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
             self.receivers.remove(corp.name)
         self._log(
             f"{corp.name} goes bankrupt ({why}): its companies leave the game, its shares are void, "
-            f"its charter is free again"
+            f"its {self.ruleset.word('charter')} is free again"
         )
 
     def _check_presidency(self, corp: Corporation, acting: str | None = None) -> None:

@@ -106,6 +106,16 @@ class Ruleset:
     def phase_name(self, phase) -> str:
         return self.phase_names.get(phase, "")
 
+    def phase_title(self, phase) -> str:
+        """A phase as the turn bar names it: "Phase 1 Investment" (Stars), "Phase 6 – corporations buy
+        companies" (classic, the Guide's), "Phase 3 – corporations buy companies" (v2.2)."""
+        return self.word("phase_title").format(no=phase, name=self.phase_name(phase))
+
+    @property
+    def marks(self) -> Mapping[str, tuple[str, str]]:
+        """Colour -> (shape, letter) where the rulebook prints its own marks (v2.2); empty: the app's."""
+        return self.words.get("marks") or {}
+
     def rule_section(self, anchor: str | None) -> dict | None:
         """The rules page section with this anchor (refusals name one), or None."""
         return next((s for s in self.rules_sections() if s["anchor"] == anchor), None) if anchor else None

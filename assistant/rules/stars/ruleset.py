@@ -7,11 +7,11 @@ so each ruleset only names them.
 
 from __future__ import annotations
 
-import re
-from functools import cache
+from dataclasses import replace
 
 from ..core import abilities as ab
 from ..core import vocabulary
+from ..core.rulebook import load_sections
 from ..core.ruleset import Ruleset, frozen
 from . import rulebook
 from .cards import CARDS
@@ -35,28 +35,23 @@ V22_NAMES = {
 }
 
 
-@cache
+V22_WORDS = vocabulary.load(__package__, "rolling-stock-v2.2")
+
+
 def v22_sections() -> tuple[dict, ...]:
-    """The canonical rules as Rolling Stock v2.2 writes them: its corporation names ("Jupiter adds
-    $1 per Company"), symbol cards, "$4" for Stars' "4●"; without Stars' variants (v2.2 has none)."""
-    words = vocabulary.load(__package__, "rolling-stock-v2.2")
-    names = {STARS_NAMES[k]: V22_NAMES[k] for k in STARS_NAMES}
-    pattern = re.compile("|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)))
-
-    def said(text: str) -> str:
-        text = pattern.sub(lambda m: names[m.group(0)], text)
-        text = re.sub(r"(\d+)●", lambda m: words["money"].format(m.group(1)), text)
-        text = text.replace("●", words["money"].format("").strip())
-        return text.replace("charter card", words["charter"])
-
-    return tuple(
-        dict(sec, title=said(sec["title"]), text=said(sec["text"]))
-        for sec in rulebook.sections()
-        if sec["group"] != "Variants"
-    )
+    """The rules of Rolling Stock v2.2 in its own words (rolling-stock-rules-v2.2.txt, transcribed by
+    tools/extract_v22_rules.py), its sections anchored as the Stars sections they match."""
+    return load_sections(__package__, "v22_rules.json")
 
 
-def _edition(key, title, differs, players, variants, names, short, note, sections, rules_title) -> Ruleset:
+def v22_charters() -> dict:
+    """v2.2's corporations: the Stars charters they match, with the abilities in v2.2's words."""
+    named = CARDS.named(V22_NAMES)
+    return {name: replace(c, ability=V22_WORDS["abilities"][c.key]) for name, c in named.items()}
+
+
+def _edition(key, title, differs, players, variants, names, short, sections, rules_title, **own) -> Ruleset:
+    words = vocabulary.load(__package__, key)
     return Ruleset(
         key=key,
         title=title,
@@ -65,17 +60,17 @@ def _edition(key, title, differs, players, variants, names, short, note, section
         variants=frozen(variants),
         game_types=(),
         corporation_names=frozen(names),
-        corporations=frozen(CARDS.named(names)),
+        corporations=frozen(own.get("charters") or CARDS.named(names)),
         corporation_short=frozen(short),
         corporation_colors=frozen({name: "" for name in names.values()}),
-        phase_names=frozen(PHASE_NAMES),
+        phase_names=frozen(words.get("phases") or PHASE_NAMES),
         rules_sections=sections,
         rules_title=rules_title,
-        rules_note=note,
+        rules_note="",
         cards=CARDS,
         pricing=STARS_PRICING,
         engine=StarsGame,
-        words=vocabulary.load(__package__, key),
+        words=words,
     )
 
 
@@ -96,7 +91,6 @@ STARS = _edition(
         "Junkyard Scrappers": "JUN",
         "Synergistic": "SYN",
     },
-    "",
     rulebook.sections,
     "The canonical rules of Rolling Stock Stars",
 )
@@ -104,14 +98,14 @@ STARS = _edition(
 V22 = _edition(
     "rolling-stock-v2.2",
     "Rolling Stock v2.2",
-    "The Stars rules under the v2.2 corporation names (Jupiter, Saturn, Horse, Bear, Eagle, Orion, "
-    "Ship, Star); no variants.",
+    "A card game for three to six players: eight corporations known by their symbols (Jupiter, Saturn, Bear, "
+    "Horse, Eagle, Orion, Ship, Star), share prices moved by stars, nine numbered phases a turn, "
+    "players ranked by book value.",
     (3, 6),
     {},
     V22_NAMES,
     {name: name[:3].upper() for name in V22_NAMES.values()},
-    "Rolling Stock v2.2 has the same rules as Rolling Stock Stars; its corporations are called by their "
-    "symbols: " + "; ".join(f"{V22_NAMES[k]} = {STARS_NAMES[k]}" for k in STARS_NAMES) + ".",
     v22_sections,
-    "The canonical rules of Rolling Stock Stars in the names and signs of Rolling Stock v2.2",
+    "The rules of Rolling Stock v2.2",
+    charters=v22_charters(),
 )

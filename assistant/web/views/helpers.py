@@ -46,6 +46,13 @@ HELPERS = {
 }
 
 
+def helper_title(name: str, ruleset) -> str:
+    """A helper's name in the game's words (classic and v2.2 buy and close companies, Stars acquires)."""
+    if name in ("acquisition", "closing"):
+        return ruleset.word(f"{name}_helper")
+    return HELPERS.get(name, "Why?")
+
+
 def _is_partial() -> bool:
     return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
 
@@ -57,7 +64,7 @@ def _render(name: str, v, **data):
     if partial:
         return body
     return render_template(
-        "helpers/page.html", v=v, title=data.get("page_title") or HELPERS.get(name, "Why?"), body=Markup(body)
+        "helpers/page.html", v=v, title=data.get("page_title") or helper_title(name, v.ruleset), body=Markup(body)
     )
 
 
@@ -199,7 +206,7 @@ DECISION_HELPERS = {"dividend", "ipo", "trade", "acquisition", "closing"}
 def helper_link(v, name: str, label: str | None = None, include: str | None = None, **params) -> Markup:
     """A one-tap link to a helper, with the slot the helper is swapped into; ``include``: the field
     (an htmx selector) whose typed value goes with the link (the price typed beside it)."""
-    links = [(name, label or HELPERS.get(name, name), params)]
+    links = [(name, label or (helper_title(name, v.ruleset) if name in HELPERS else name), params)]
     decision = v.decision if name in DECISION_HELPERS else ""
     return Markup(render_template("helpers/_links.html", v=v, links=links, decision=decision, include=include))
 

@@ -9,7 +9,17 @@ from assistant.rules.core.ruleset import Ruleset, frozen
 from .game import SprintGame, SteadyPrices
 
 CARDS = load(__package__)
-RULES = ({"anchor": "sprint", "group": "Sprint", "title": "Sprint", "text": "Play fast."},)
+# Its rulebook (the words test of tests/web/test_own_words.py reads a folder game's own words here)
+RULES = (
+    {
+        "anchor": "sprint",
+        "group": "Sprint",
+        "title": "Sprint",
+        "text": "Play fast. Each turn: invest, wrap up (the foreign investor buys), buy, close, earn income, "
+        "pay dividends, check the end card, issue, float (an IPO). The game ends when the end card is "
+        "flipped twice.",
+    },
+)
 
 SPRINT = Ruleset(
     key=SprintGame.GAME,

@@ -35,7 +35,13 @@ class CorporateMixin:
             corp.cash += income
             self._money("Bank", corp.name, income, "income")
             paid.append((corp.name, income))
-        self._log("Income: " + ", ".join(f"{who} {'+' if amount >= 0 else '−'}{abs(amount)}" for who, amount in paid))
+        said = self.ruleset.phase_name(self.phase_no("income")) or "Income"
+        self._log(
+            said[:1].upper()
+            + said[1:]
+            + ": "
+            + ", ".join(f"{who} {'+' if amount >= 0 else '−'}{abs(amount)}" for who, amount in paid)
+        )
 
     # ------------------------------------------------------------------ dividends
     def _start_dividends(self):
@@ -108,7 +114,7 @@ class CorporateMixin:
     def _queue_head(self, ev, kind):
         if self.phase_kind != kind:
             raise RuleError(
-                f"It is phase {self.phase}, not phase {self.phase_no(kind)} ({self.PHASE_NAMES[self.phase_no(kind)].lower()})."
+                f"It is phase {self.phase}, not phase {self.phase_no(kind)} ({self.ruleset.phase_name(self.phase_no(kind)).lower()})."
             )
         name = ev.get("corporation")
         head = self.queue[0]
@@ -203,7 +209,7 @@ class CorporateMixin:
     def _can_ipo(self, abbr: str) -> str | None:
         """Why the owner cannot form a corporation with ``abbr`` (None if they can)."""
         if not self.free_charters():
-            return "no charter is free"
+            return f"no {self.ruleset.word('charter')} is free"
         owner = self.owner[abbr]
         prices = self.ipo_prices(abbr)
         if not prices:

@@ -138,7 +138,8 @@ class TradingMixin:
     def _in_phase_3(self):
         if self.phase_kind != "acquisition":
             raise RuleError(
-                f"Companies are bought in phase {self.phase_no('acquisition')} (acquisition); "
+                f"Companies are bought in phase {self.phase_no('acquisition')} "
+                f"({self.ruleset.phase_name(self.phase_no('acquisition')).lower()}); "
                 f"it is phase {self.phase} now."
             )
 
@@ -414,12 +415,15 @@ class TradingMixin:
         return True
 
     def _phase_done_words(self) -> str:
-        return "Acquisitions done" if self.phase_kind == "acquisition" else "Closing done"
+        return self.ruleset.word("acquisitions_done" if self.phase_kind == "acquisition" else "closing_done")
 
     def _check_done_phase(self, phase) -> None:
         buying, closing = self.phase_no("acquisition"), self.phase_no("closing")
         if phase not in (buying, closing):
-            raise RuleError(f"Only phase {buying} (acquisition) and phase {closing} (closing) are declared done.")
+            raise RuleError(
+                f"Only phase {buying} ({self.ruleset.phase_name(buying).lower()}) and phase {closing} "
+                f"({self.ruleset.phase_name(closing).lower()}) are declared done."
+            )
         if self.phase != phase:
             raise RuleError(f"It is phase {self.phase}, not phase {phase}.")
         if self.intervention is not None:
@@ -457,7 +461,7 @@ class TradingMixin:
         by = f" (ended by {ev['by']} for the table)" if ev.get("by") else ""
         if phase == self.phase_no("acquisition"):
             self.phase_open = False
-            return "Acquisitions done" + by
+            return self.ruleset.word("acquisitions_done") + by
         short = self.players_short()
         if short:
             raise RuleError(
@@ -468,7 +472,7 @@ class TradingMixin:
                 + " (a player must be able to pay a negative income)."
             )
         self.phase_open = False
-        return "Closing done" + by
+        return self.ruleset.word("closing_done") + by
 
     # ------------------------------------------------------------------ phase 4
     def players_short(self) -> list[tuple[str, int, int]]:
@@ -524,7 +528,8 @@ class TradingMixin:
     def _ev_close(self, ev) -> str:
         if self.phase_kind != "closing":
             raise RuleError(
-                f"Companies are closed in phase {self.phase_no('closing')} (closing); it is phase {self.phase} now."
+                f"Companies are closed in phase {self.phase_no('closing')} "
+                f"({self.ruleset.phase_name(self.phase_no('closing')).lower()}); it is phase {self.phase} now."
             )
         abbr = ev.get("company")
         if abbr not in self.cards.companies:
