@@ -27,10 +27,10 @@ PLAN = [
     (
         "setting-up",
         "Setting up",
-        "1.3 Setting up the game",
+        "1.3 Setting up the training game",
         [499, 529, 531, 535, 539, 543, 553, 561, 571, 533, 537, 541, 545],
     ),
-    ("short-and-full-game", "Setting up", "1.9 The short game and the full game", [1651]),
+    ("short-and-full-game", "Setting up", "1.9 Setting up the short game and the full game", [1651]),
     ("two-player-variant", "Setting up", "3.7 Two players", [1769]),
     ("six-player-variant", "Setting up", "3.8 Epic six-player variant", [1763, 1771, 1773]),
     ("the-turn", "The turn", "1.4 The ten phases", [551]),
@@ -67,7 +67,7 @@ PLAN = [
         "easily-missed-rules",
         "The end",
         "1.10 Easily missed or misunderstood rules",
-        [1659, 1661, 1663, 1665, 1669, 1673, 1635, 1649, 1655],
+        [1659, 1661, 1663, 1631, 1665, 1669, 1673, 1635, 1649, 1655],  # 1663 goes on at 1631
     ),
     ("open-companies", "Variants", "3.4 Open companies", [1741]),
     ("share-redemption", "Variants", "3.6 Share redemption", [1755]),
@@ -104,6 +104,22 @@ def _joined(before: str, after: str) -> str:
     return before + " " + after
 
 
+# The Guide's figures are not transcribed: a sentence pointing at one says so.
+FIGURES = {
+    "as shown in the figure above": "as the Guide shows in a figure (not transcribed here)",
+    "(see figure above)": "(the Guide shows it in a figure, not transcribed here)",
+    "The corporation in the figure above consists of": "The corporation in the Guide's figure (not transcribed here) consists of",
+}
+
+
+def _mended(text: str) -> str:
+    """A hyphen lost at a line break ("threeplayer"), and the figures the text points at."""
+    text = re.sub(r"\b(two|three|four|five|six)player\b", r"\1-player", text)
+    for said, instead in FIGURES.items():
+        text = text.replace(said, instead)
+    return text
+
+
 def main(path: str) -> int:
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     out = []
@@ -117,7 +133,7 @@ def main(path: str) -> int:
                 paras[-1] = _joined(paras[-1], text)
             else:
                 paras.append(text)
-        out.append({"anchor": anchor, "group": group, "title": title, "text": "\n\n".join(paras)})
+        out.append({"anchor": anchor, "group": group, "title": title, "text": _mended("\n\n".join(paras))})
     OUT.write_text(json.dumps(out + CORRECTIONS, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {len(out) + len(CORRECTIONS)} sections to {OUT}")
     return 0

@@ -140,7 +140,9 @@ def _bid(item, snap, rs):
     company = item["company"]
     running = (snap.get("auction") or {}).get("company") == company
     verb = "Raise the bid" if running else "Start an auction"
-    number = NumberInput("price", f"Bid ({item['min']}–{item['max']})", item["min"], item["max"], item["min"])
+    number = NumberInput(
+        "price", f"Bid ({rs.cash(item['min'])}–{rs.cash(item['max'])})", item["min"], item["max"], item["min"]
+    )
     title = (
         f"{item['player']}: auction for {company}"
         if running
@@ -172,7 +174,7 @@ def _share(item, snap, rs):
             f"{item['player']}: {labels.decision_phase(snap.get('phase'), rs)}",
             ActionForm(
                 _hidden(item, ["player", "corporation"]),
-                [Button(f"{verb} {words.a(item['corporation'])} share for {item['price']}")],
+                [Button(f"{verb} {words.a(item['corporation'])} share for {rs.cash(item['price'])}")],
                 actor=item["player"],
             ),
         )
@@ -190,12 +192,12 @@ def _acquire(item, snap, rs):
         button = Button("Intervene", color=company_color(company, rs), primary=True)
         return [
             (
-                _intervention_question(corp, company, lo, announcer),
+                _intervention_question(corp, company, rs.cash(lo), announcer),
                 ActionForm(hidden, [button], actor=item.get("president")),
             )
         ]
     title = f"{corp}: {rs.word('buying')} (president {item.get('president') or 'receiver'})"
-    label = f"{corp} buys {company} from {seller}" + (f" for {lo}" if lo == hi else "")
+    label = f"{corp} buys {company} from {seller}" + (f" for {rs.cash(lo)}" if lo == hi else "")
     if lo == hi:
         hidden["price"] = lo
         form = ActionForm(hidden, [Button(label, color=company_color(company, rs))], actor=item.get("president"))
@@ -203,19 +205,19 @@ def _acquire(item, snap, rs):
         form = ActionForm(
             hidden,
             [Button(label, color=company_color(company, rs))],
-            number=NumberInput("price", f"Price ({lo}–{hi})", lo, hi, lo),
+            number=NumberInput("price", f"Price ({rs.cash(lo)}–{rs.cash(hi)})", lo, hi, lo),
             actor=item.get("president"),
         )
     return [(title, form)]
 
 
-def _intervention_question(corp: str, company: str, price: int, announcer: str) -> str:
+def _intervention_question(corp: str, company: str, price: str, announcer: str) -> str:
     return f"Intervene: {corp} buys {company} for {price} instead of {announcer}?"
 
 
 def _announce(item, snap, rs):
     corp, company = item["corporation"], item["company"]
-    label = f"Announce: {corp} buys {company} from the foreign investor for {item['min']}"
+    label = f"Announce: {corp} buys {company} from the foreign investor for {rs.cash(item['min'])}"
     form = ActionForm(
         _hidden(item, ["corporation", "company"]),
         [Button(label, color=company_color(company, rs))],
@@ -227,7 +229,7 @@ def _announce(item, snap, rs):
 def _no_intervention(item, snap, rs):
     company, announcer, corp = item["company"], item.get("announced_by"), item.get("corporation")
     if corp:  # this corporation lets it go
-        title = _intervention_question(corp, company, item.get("price"), announcer)
+        title = _intervention_question(corp, company, rs.cash(item.get("price")), announcer)
         ahead = item.get("after") or []
         if ahead:  # others answer first: it may only let it go now
             title = (

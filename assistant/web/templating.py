@@ -49,6 +49,12 @@ def page_title(ctx) -> str:
 
 
 @pass_context
+def cash(ctx, amount) -> str:
+    """An amount in the game's own way: "$12" in v2.2 and classic (their rules write $), "12" in Stars."""
+    return page_ruleset(ctx).cash(amount)
+
+
+@pass_context
 def company_color(ctx, abbr: str) -> str:
     return labels.company_color(abbr, page_ruleset(ctx))
 
@@ -89,6 +95,7 @@ def init_app(app: Flask) -> None:
         new_token=new_token,
     )
     # grammar around names (assistant/rules/core/words.py): "an Eagle share", "Stock Masters'", "1 share", "Horse decides"
+    app.jinja_env.filters["cash"] = cash
     app.jinja_env.filters.update(
         {name: _escaped(getattr(words, name)) for name in ("a", "possessive", "count", "and_list", "they")}
     )

@@ -86,6 +86,38 @@ def test_the_classic_rules_page_has_no_page_break_slips(client):
     assert "the player that takes the next action after the auction is the one" in body.lower()
 
 
+def test_the_classic_rules_page_is_whole(client):
+    """Issue 37: the Guide's text without the extraction's damage.  The sentences are the Guide's
+    (rolling-stock-players-guide.txt), copied by hand."""
+    body = _body(client.get("/rules?ruleset=rolling-stock").text)
+    assert "threeplayer" not in body and "sixplayer" not in body
+    assert "(In a three-player game, there are four orange companies, as usual.)" in body
+    assert "the following epic six-player variant" in body
+    # 1.10: a bullet cut by a page break, its end found again
+    assert "Companies owned directly by a player or by the foreign investor never ever receive synergy bonuses." in body
+    assert "figure above" not in body  # no figure is shown, so none is pointed at
+    # the training game's set-up is said to be that, beside the set-up of the short and full game
+    assert "1.3 Setting up the training game" in body
+    assert "1.9 Setting up the short game and the full game" in body
+
+
+def test_the_classic_phases_are_the_guides():
+    """Guide 1.4: "Phase 1 – issue new shares" ... "Phase 10 – end of game check"."""
+    titles = [registry.CLASSIC.phase_title(n) for n in range(1, 11)]
+    assert titles == [
+        "Phase 1 – issue new shares",
+        "Phase 2 – form corporations",
+        "Phase 3 – auctions and share trading",
+        "Phase 4 – determine new player order",
+        "Phase 5 – foreign investor",
+        "Phase 6 – corporations buy companies",
+        "Phase 7 – close companies",
+        "Phase 8 – collect income",
+        "Phase 9 – pay dividends",
+        "Phase 10 – end of game check",
+    ]
+
+
 def test_classic_draws_wait_for_the_next_turn_not_the_wrap_up():
     """Guide 1.10: "Newly drawn companies are not available for auction in the same turn. They have
     to wait until next turn."  Stars' wrap-up is no classic phase."""
@@ -305,3 +337,20 @@ def test_every_page_of_a_game_speaks_its_own_rulebook(client, table, store, ever
     report = f"{ruleset.key}: {len(pages)} pages, {total} foreign words on {len({u for _, u in hits})} pages: {by_word}"
     print(report)
     assert not hits, report + "\n" + "\n".join(f"{n}× {what!r} on {url}" for (what, url), n in sorted(hits.items()))
+
+
+@pytest.mark.parametrize(
+    ("key", "cash"), [("rolling-stock-v2.2", "$30"), ("rolling-stock", "$30"), ("rolling-stock-stars", "30")]
+)
+def test_money_on_the_play_screens_is_written_as_the_rules_write_it(client, table, key, cash):
+    """Issue 37: v2.2 ("Each PLAYER receives \\$30 from the BANK") and the Guide ("Give each player $30
+    from the bank") write money with $; the play screens did not.  Stars keeps its bare figures."""
+    gid = _create(client, table, key)
+    table.reveal_all(gid)
+    players = client.get(f"/games/{gid}/v/players").text
+    assert players.count(f"Cash <strong>{cash}</strong>") == 3
+    play = client.get(f"/games/{gid}/v/play").text
+    low = min(c.face_value for c in registry.get(key).cards.companies.values())
+    bids = re.findall(r"Bid \((\S+?)–(\S+?)\)", play)
+    assert bids and all(b[1] == cash for b in bids), bids  # up to the bidder's money
+    assert all(b[0].startswith("$") == cash.startswith("$") and int(b[0].lstrip("$")) >= low for b in bids)

@@ -61,7 +61,7 @@ def price_after_dividend(game, corp_name: str, amount: int) -> dict:
     if move.skipped:
         lines.append(
             f"{', '.join(map(str, move.skipped))} {'is' if len(move.skipped) == 1 else 'are'} in use, "
-            f"so it leapfrogs to {move.new}."
+            f"so it {game.ruleset.word('skipped')} to {move.new}."
         )
     if move.new == 0:
         lines.append("The 0 card means bankruptcy.")

@@ -103,6 +103,10 @@ class Ruleset:
         """An amount as this game's rules write it: "4●" (Stars), "$4" (v2.2, classic)."""
         return self.word("money").format(amount)
 
+    def cash(self, amount) -> str:
+        """An amount as the play screens show it: "12" (Stars), "$12" (v2.2, classic)."""
+        return self.word("cash").format(amount)
+
     def phase_name(self, phase) -> str:
         return self.phase_names.get(phase, "")
 

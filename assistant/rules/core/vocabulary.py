@@ -18,6 +18,8 @@ WORD_KEYS = {
     "drawn_waits": "how long a company drawn during play is unavailable: 'the wrap-up' (Stars), "
     "'the end of phase 2' (v2.2), 'the next turn' (classic)",
     "money": "an amount of money in the rules text, {} the number: '{}●' (Stars), '${}' (v2.2, classic)",
+    "cash": "an amount on the play screens, {} the number: '{}' (Stars: bare, as its cards print them), "
+    "'${}' (v2.2, classic: their rules write $)",
     "phase_title": "a phase as the turn bar and the board name it, {no} its number and {name} its name: "
     "'Phase {no} {name}' (Stars), 'Phase {no} – {name}' (v2.2, classic)",
     "acquisitions_done": "the log's line when the phase of buying companies ends: 'Acquisitions done' (Stars)",
