@@ -1,6 +1,6 @@
 """Accessibility in chromium: axe-core finds no violation of WCAG 2.1 A and AA on the home page,
 the new-game form, the table page in every kind of position (setup, phase 1, acquisition,
-closing, dividend, IPO, game over; a classic Rolling Stock game) and each of its views, every decision helper and "Why?" page they link to, the
+closing, dividend, IPO, game over; a classic Rolling Stock game; a v2.2 game) and each of its views, every decision helper and "Why?" page they link to, the
 rules page and an error page; in light and dark, on 360 and 320 px wide phones.  On each of
 these: no sideways scroll, body text of at least 16 px, buttons and form controls at least
 44 px tall and wide."""
@@ -115,7 +115,8 @@ def _assert_clean(checker):
 
 
 def test_pages_outside_a_game(live, checker):
-    for path in ("/", "/games/new", "/rules", "/games/no-such-game"):
+    rules = ("/rules", "/rules?ruleset=rolling-stock-v2.2", "/rules?ruleset=rolling-stock")  # each game's own text
+    for path in ("/", "/games/new", *rules, "/games/no-such-game"):
         checker(live + path)
     _assert_clean(checker)
 
@@ -145,7 +146,7 @@ def _view_links(page, url) -> list[str]:
 
 
 # every view of the table is checked in these positions; the others check the page a phone opens on
-ALL_VIEWS = {"setup", "investment", "final", "classic"}
+ALL_VIEWS = {"setup", "investment", "final", "classic", "v2.2"}
 
 
 SEATED = {"dividend", "investment"}
@@ -164,10 +165,10 @@ def _take_seat(page, url) -> None:
     raise AssertionError(f"no 'I am {player}' button")
 
 
-def _classic_events(turns: int = 3) -> list[dict]:
-    """A seeded menu-driven classic Rolling Stock game, a few turns in."""
+def _classic_events(turns: int = 3, key: str = "rolling-stock", options=("short",)) -> list[dict]:
+    """A seeded menu-driven classic Rolling Stock (or v2.2) game, a few turns in."""
     rng = random.Random(7)
-    game = registry.get("rolling-stock").create(list(helper_positions.PLAYERS), ["short"])
+    game = registry.get(key).create(list(helper_positions.PLAYERS), list(options))
     while not game.game_over and game.turn <= turns:
         item = rng.choice(game.legal_actions())
         game.apply(events_of(item, lambda *a: a[0] if len(a) == 2 else rng.choice(a[0])))
@@ -175,7 +176,7 @@ def _classic_events(turns: int = 3) -> list[dict]:
 
 
 @pytest.mark.parametrize(
-    "position", ["setup", "investment", "acquisition", "closing", "dividend", "ipo", "final", "classic"]
+    "position", ["setup", "investment", "acquisition", "closing", "dividend", "ipo", "final", "classic", "v2.2"]
 )
 def test_table_page_its_views_and_helpers(live, checker, kinds_seen, position):
     if position == "setup":
@@ -185,6 +186,10 @@ def test_table_page_its_views_and_helpers(live, checker, kinds_seen, position):
         url = _import(live, t["players"], t["events"])
     elif position == "classic":
         url = _import(live, helper_positions.PLAYERS, _classic_events(), "rolling-stock", ["short"])
+    elif position == "v2.2":  # its own words, phase names and colour marks (◇ green, ○ blue)
+        url = _import(
+            live, helper_positions.PLAYERS, _classic_events(3, "rolling-stock-v2.2", ()), "rolling-stock-v2.2"
+        )
     else:
         url = _import(live, *helper_positions.position(position))
     checker(url)
