@@ -349,6 +349,8 @@ def test_money_on_the_play_screens_is_written_as_the_rules_write_it(client, tabl
     table.reveal_all(gid)
     players = client.get(f"/games/{gid}/v/players").text
     assert players.count(f"Cash <strong>{cash}</strong>") == 3
+    board = client.get(f"/games/{gid}/board").text  # the shared screen too
+    assert board.count(f'<span class="cash">{cash}</span>') == 3
     play = client.get(f"/games/{gid}/v/play").text
     low = min(c.face_value for c in registry.get(key).cards.companies.values())
     bids = re.findall(r"Bid \((\S+?)–(\S+?)\)", play)

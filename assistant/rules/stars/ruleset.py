@@ -1,8 +1,9 @@
-"""Rolling Stock Stars and Rolling Stock v2.2 as rulesets: one game, two sets of names.
+"""Rolling Stock Stars and Rolling Stock v2.2 as rulesets: one engine, each game in its own words.
 
-v2.2 has the same rules as Stars and publishes no card data of its own; its corporations are
+v2.2 plays by the engine of Stars and publishes no card data of its own; its corporations are
 called by their symbols.  The charters are keyed by their special ability (``core/abilities.py``),
-so each ruleset only names them.
+so each ruleset names them, and v2.2 words their abilities, its phases and its colour marks as its
+rules do (``words.json``) and has its own rules page (``v22_rules.json``).
 """
 
 from __future__ import annotations
