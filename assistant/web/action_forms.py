@@ -127,27 +127,22 @@ def _reveal(item, snap, rs):
     return [(title, ActionForm({"type": "reveal"}, buttons, big=True))]
 
 
+def _in_phase(item, snap, rs) -> str:
+    """A player's decision headed by the phase, in the game's words ("Alice: auctions and share trading")."""
+    return f"{item['player']}: {labels.decision_phase(snap.get('phase'), rs)}"
+
+
 def _pass(item, snap, rs):
-    return [
-        (
-            f"{item['player']}: {labels.decision_phase(snap.get('phase'), rs)}",
-            ActionForm(_hidden(item, ["player"]), [Button("Pass")], actor=item["player"]),
-        )
-    ]
+    return [(_in_phase(item, snap, rs), ActionForm(_hidden(item, ["player"]), [Button("Pass")], actor=item["player"]))]
 
 
 def _bid(item, snap, rs):
     company = item["company"]
     running = (snap.get("auction") or {}).get("company") == company
     verb = "Raise the bid" if running else "Start an auction"
-    number = NumberInput(
-        "price", f"Bid ({rs.cash(item['min'])}–{rs.cash(item['max'])})", item["min"], item["max"], item["min"]
-    )
-    title = (
-        f"{item['player']}: auction for {company}"
-        if running
-        else f"{item['player']}: {labels.decision_phase(snap.get('phase'), rs)}"
-    )
+    lo, hi = item["min"], item["max"]
+    number = NumberInput("price", f"Bid ({rs.cash(lo)}–{rs.cash(hi)})", lo, hi, lo)
+    title = f"{item['player']}: auction for {company}" if running else _in_phase(item, snap, rs)
     form = ActionForm(
         _hidden(item, ["player", "company"]),
         [Button(f"{verb} for {company}", color=company_color(company, rs), primary=True)],
@@ -171,7 +166,7 @@ def _share(item, snap, rs):
     verb = "Buy" if item["type"] == "buy_share" else "Sell"
     return [
         (
-            f"{item['player']}: {labels.decision_phase(snap.get('phase'), rs)}",
+            _in_phase(item, snap, rs),
             ActionForm(
                 _hidden(item, ["player", "corporation"]),
                 [Button(f"{verb} {words.a(item['corporation'])} share for {rs.cash(item['price'])}")],

@@ -110,6 +110,10 @@ class Ruleset:
     def phase_name(self, phase) -> str:
         return self.phase_names.get(phase, "")
 
+    def phase_said(self, phase) -> str:
+        """A phase inside a sentence: "phase 3 (acquisition)", "phase 6 (corporations buy companies)"."""
+        return f"phase {phase} ({self.phase_name(phase).lower()})"
+
     def phase_title(self, phase) -> str:
         """A phase as the turn bar names it: "Phase 1 Investment" (Stars), "Phase 6 – corporations buy
         companies" (classic, the Guide's), "Phase 3 – corporations buy companies" (v2.2)."""

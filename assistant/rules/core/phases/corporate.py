@@ -113,9 +113,7 @@ class CorporateMixin:
 
     def _queue_head(self, ev, kind):
         if self.phase_kind != kind:
-            raise RuleError(
-                f"It is phase {self.phase}, not phase {self.phase_no(kind)} ({self.ruleset.phase_name(self.phase_no(kind)).lower()})."
-            )
+            raise RuleError(f"It is phase {self.phase}, not {self.ruleset.phase_said(self.phase_no(kind))}.")
         name = ev.get("corporation")
         head = self.queue[0]
         if name != head:

@@ -138,8 +138,7 @@ class TradingMixin:
     def _in_phase_3(self):
         if self.phase_kind != "acquisition":
             raise RuleError(
-                f"Companies are bought in phase {self.phase_no('acquisition')} "
-                f"({self.ruleset.phase_name(self.phase_no('acquisition')).lower()}); "
+                f"Companies are bought in {self.ruleset.phase_said(self.phase_no('acquisition'))}; "
                 f"it is phase {self.phase} now."
             )
 
@@ -420,10 +419,8 @@ class TradingMixin:
     def _check_done_phase(self, phase) -> None:
         buying, closing = self.phase_no("acquisition"), self.phase_no("closing")
         if phase not in (buying, closing):
-            raise RuleError(
-                f"Only phase {buying} ({self.ruleset.phase_name(buying).lower()}) and phase {closing} "
-                f"({self.ruleset.phase_name(closing).lower()}) are declared done."
-            )
+            said = self.ruleset.phase_said
+            raise RuleError(f"Only {said(buying)} and {said(closing)} are declared done.")
         if self.phase != phase:
             raise RuleError(f"It is phase {self.phase}, not phase {phase}.")
         if self.intervention is not None:
@@ -528,8 +525,7 @@ class TradingMixin:
     def _ev_close(self, ev) -> str:
         if self.phase_kind != "closing":
             raise RuleError(
-                f"Companies are closed in phase {self.phase_no('closing')} "
-                f"({self.ruleset.phase_name(self.phase_no('closing')).lower()}); it is phase {self.phase} now."
+                f"Companies are closed in {self.ruleset.phase_said(self.phase_no('closing'))}; it is phase {self.phase} now."
             )
         abbr = ev.get("company")
         if abbr not in self.cards.companies:
