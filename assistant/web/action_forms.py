@@ -5,10 +5,19 @@ Nothing here knows the rules: every choice, range and price comes from the menu.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from assistant.rules.core import events, words
-from assistant.web import card_figures, labels
+from assistant.web import labels
+from assistant.web.form_parts import (  # noqa: F401 (the form's parts, used through this module too)
+    ActionForm,
+    ActionGroup,
+    Button,
+    Choice,
+    NumberInput,
+    Radio,
+    RadioGroup,
+    _hidden,
+)
+from assistant.web.ipo_forms import _ipo, _skip_ipo
 from assistant.web.labels import company_color
 
 # Event fields per table event type (what a form sends back), from the one event schema.
@@ -20,79 +29,6 @@ MAX_TEXT = 100
 
 class FormError(ValueError):
     """A posted form does not describe an event."""
-
-
-@dataclass
-class Button:
-    label: str
-    name: str | None = None
-    value: str | None = None
-    color: str | None = None  # company colour, for a chip
-    primary: bool = False
-
-
-@dataclass
-class NumberInput:
-    name: str
-    label: str
-    min: int
-    max: int
-    value: int
-
-
-@dataclass
-class Choice:
-    value: str
-    label: str
-
-
-@dataclass
-class Radio:
-    value: str
-    label: str
-    detail: str = ""  # a second, smaller line (e.g. a charter's special ability)
-
-
-@dataclass
-class RadioGroup:
-    """One question answered by tapping one of several large rows (phone friendly)."""
-
-    name: str  # the event field (``e.<name>``)
-    legend: str
-    options: list[Radio]
-
-
-@dataclass
-class ActionForm:
-    hidden: dict
-    buttons: list[Button]
-    number: NumberInput | None = None
-    select: list[Choice] | None = None
-    select_label: str = ""
-    actor: str | None = None  # the player who decides (for seat highlighting)
-    big: bool = False
-    radios: list[RadioGroup] = field(default_factory=list)
-    confirm: str | None = None  # asked first, behind a fold: the button then says "Yes, …"
-
-    @property
-    def key(self) -> str:
-        """Names this form across re-renders (a phone keeps what was typed into it)."""
-        return "&".join(f"{k}={v}" for k, v in sorted(self.hidden.items()))
-
-
-@dataclass
-class ActionGroup:
-    title: str
-    forms: list[ActionForm] = field(default_factory=list)
-    actor: str | None = None
-
-
-def _hidden(item: dict, keys) -> dict:
-    out = {"type": item["type"]}
-    for key in keys:
-        if item.get(key) is not None:
-            out[key] = item[key]
-    return out
 
 
 def _actor(item: dict) -> str | None:
@@ -323,85 +259,6 @@ def _issue(item, snap, rs):
             ActionForm(
                 _hidden(item, ["corporation"]), [Button(label, primary=item["type"] == "issue")], actor=item["player"]
             ),
-        )
-    ]
-
-
-def _ipo_pays(o: dict, player: str) -> str:
-    return f"{o.get('price')}: {player} pays {o.get('payment')}"
-
-
-def _ipo_terms(o: dict, player: str) -> str:
-    n = o.get("owner_shares")
-    return f"treasury {o.get('treasury')}, {words.count(n, 'share')} each for {player} and the bank"
-
-
-def _ipo(item, snap, rs):
-    """The IPO as two phone-sized questions: the share price (with the payment it implies), then
-    the charter.  When the menu's options are not every price with every charter, one list of them."""
-    company, player = item["company"], item["player"]
-    options = item.get("options", [])
-    if not options:  # nothing the owner could choose (the engine then skips the company itself)
-        return []
-    prices = list(dict.fromkeys(o["price"] for o in options))
-    charters = list(dict.fromkeys(o["corporation"] for o in options))
-    terms = {}
-    for o in options:
-        terms.setdefault(o["price"], o)
-    crossed = {(o["price"], o["corporation"]) for o in options} == {(p, c) for p in prices for c in charters} and all(
-        _same_terms(o, terms[o["price"]]) for o in options
-    )
-    if crossed:
-        radios = [
-            RadioGroup(
-                "price",
-                "1. Share price (and what it costs)",
-                [Radio(str(p), _ipo_pays(terms[p], player), _ipo_terms(terms[p], player)) for p in prices],
-            ),
-            RadioGroup(
-                "corporation",
-                f"2. {rs.word('charter').capitalize()}",
-                [Radio(c, c, _charter_ability(c, rs)) for c in charters],
-            ),
-        ]
-    else:
-        radios = [
-            RadioGroup(
-                "choice",
-                f"{rs.word('charter').capitalize()} and share price",
-                [
-                    Radio(
-                        f"{o['price']}|{o['corporation']}",
-                        f"{o['corporation']} at {_ipo_pays(o, player)}",
-                        _ipo_terms(o, player),
-                    )
-                    for o in options
-                ],
-            )
-        ]
-    form = ActionForm(
-        _hidden(item, ["company"]),
-        [Button(f"Take {company} public", color=company_color(company, rs), primary=True)],
-        radios=radios,
-        actor=player,
-    )
-    return [(f"{player}: IPO of {company}", form)]
-
-
-def _same_terms(a: dict, b: dict) -> bool:
-    return all(a.get(k) == b.get(k) for k in ("owner_shares", "bank_shares", "payment", "treasury"))
-
-
-def _charter_ability(name: str, rs) -> str:
-    return card_figures.corporation_ability(name, rs)
-
-
-def _skip_ipo(item, snap, rs):
-    company = item["company"]
-    return [
-        (
-            f"{item['player']}: IPO of {company}",
-            ActionForm(_hidden(item, ["company"]), [Button(f"Keep {company} private")], actor=item["player"]),
         )
     ]
 
