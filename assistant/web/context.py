@@ -133,7 +133,7 @@ class TableView(SeatsView, TabletopView, AcquisitionView):
         waiting = self.waiting_for
         if waiting:
             return f"{labels.next_text(self.next)}: waiting for {waiting}"
-        return labels.next_text(self.next)
+        return labels.next_text(self.next, {m.get("type") for m in self.menu})
 
     @cached_property
     def intervention_text(self) -> str:

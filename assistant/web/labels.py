@@ -50,15 +50,27 @@ def decision_phase(phase, ruleset: registry.Ruleset) -> str:
     return name[:1].lower() + name[1:] if name else "your turn"
 
 
-def next_text(nxt: dict | None) -> str:
-    """Who acts next and for what, as one sentence for the banner."""
+def _investment_text(who, kinds) -> str:
+    """The investment prompt offering only what the menu has (no share to buy or sell in turn 1)."""
+    if kinds is None:
+        return f"{who}: bid, buy or sell a share, or pass"
+    trades = [word for kind, word in (("buy_share", "buy"), ("sell_share", "sell")) if kind in kinds]
+    parts = (["bid"] if "bid" in kinds else []) + ([" or ".join(trades) + " a share"] if trades else [])
+    if not parts:
+        return f"{who}: pass"
+    return f"{who}: {', '.join(parts)}, or pass" if len(parts) > 1 else f"{who}: {parts[0]} or pass"
+
+
+def next_text(nxt: dict | None, kinds=None) -> str:
+    """Who acts next and for what, as one sentence for the banner; ``kinds``: the types of the
+    menu's actions, when known (the prompt then offers only those)."""
     if not nxt:
         return "The game is over"
     who = nxt.get("player")
     kind = nxt.get("for")
     texts = {
         "reveal": lambda: f"Draw the top card of the deck ({nxt.get('color', '?')}) and tap which company it is",
-        "investment": lambda: f"{who}: bid, buy or sell a share, or pass",
+        "investment": lambda: _investment_text(who, kinds),
         "bid": lambda: f"{who}: raise the bid for {nxt.get('company')} or leave the auction",
         "intervention": lambda: (
             f"Does a corporation intervene? {nxt.get('announced_by')} announced buying {nxt.get('company')}"

@@ -114,3 +114,21 @@ def test_stars_are_explained_as_book_value_in_classic():
     name = next(iter(g.corps))
     assert explain.stars(g, name) == explain.book_value(g, name)
     assert explain.book_value(g, name)["total"] == g.snapshot()["corporations"][name]["book_value"]
+
+
+def test_a_book_value_equal_to_the_market_value_is_said_to_be_equal():
+    """Guide 1.6.2, example 1: the BD (face value 12) goes public at 12: two shares issued, 12 in
+    the treasury.  Book value 12 + 12 = 24, market value 2 × 12 = 24: equal (it said "above")."""
+    from assistant.rules.core.entities import Corporation
+
+    g = CLASSIC.create(["Amy", "Brian", "Crystal"], ["short"])
+    corp = Corporation("Bear", 12, g.charters["Bear"].shares)
+    corp.cash, corp.companies, corp.issued, corp.bank_shares, corp.president = 12, ["BD"], 2, 1, "Amy"
+    g.corps["Bear"] = corp
+    g.players["Amy"].shares["Bear"] = 1
+    g.owner["BD"] = corp
+    why = explain.book_value(g, "Bear")
+    assert why["total"] == 24
+    assert "Market value: 2 shares × 12 = 24; the book value is equal to it." in why["lines"]
+    corp.cash = 13
+    assert "Market value: 2 shares × 12 = 24; the book value is above it." in explain.book_value(g, "Bear")["lines"]

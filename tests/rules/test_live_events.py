@@ -257,3 +257,17 @@ def test_the_second_intervener_waits_for_the_first_in_every_ruleset(key):
     g.apply({"type": "no_intervention", "company": company, "corporation": first})
     g.apply(jump)
     assert g.owner[company].name == second
+
+
+def test_the_only_corporation_that_may_intervene_lets_it_go_without_a_too():
+    """Issue 37: "Star lets it go too" when Star was the only one.  Overseas Trading and Doppler AG
+    have no money here, so only Vintage Machinery may intervene."""
+    g = announcement_position(announcer_cash=14)
+    g.corps[OVERSEAS].cash = g.corps[DOPPLER].cash = 0
+    g.apply(ANNOUNCE)
+    asked = [m["corporation"] for m in g.legal_actions() if m["type"] == "no_intervention" and m.get("corporation")]
+    assert asked == [VINTAGE]
+    g.apply({"type": "no_intervention", "company": "WT", "corporation": VINTAGE})
+    assert g.journal[-1]["text"] == (
+        f"{VINTAGE} lets it go. Nobody intervenes: {JUNKYARD} buys the WT from the foreign investor for 14"
+    )

@@ -50,7 +50,7 @@ def test_import_uploaded_file_redirects_to_the_table(client, table):
     )
     assert resp.status_code == 303
     page = client.get(resp.headers["Location"])
-    assert page.status_code == 200 and "Brian: bid, buy or sell" in page.text
+    assert page.status_code == 200 and "Brian: bid or pass" in page.text
 
 
 def test_import_ignores_checkpoints_and_rejected_events(client, table):

@@ -39,9 +39,10 @@ class BookValuePricing:
         for abbr in sorted(corp.companies, key=lambda a: -companies[a].face_value):
             lines.append(f"{abbr}: face value {companies[abbr].face_value}.")
         total = rules.book_value(corp.cash, corp.companies)
+        market = corp.issued * corp.price
+        where = "above" if total > market else ("equal to" if total == market else "below")
         lines.append(
-            f"Market value: {words.count(corp.issued, 'share')} × {corp.price} = {corp.issued * corp.price}; the book value is "
-            f"{'above' if total >= corp.issued * corp.price else 'below'} it."
+            f"Market value: {words.count(corp.issued, 'share')} × {corp.price} = {market}; the book value is {where} it."
         )
         move, _facts, _why = self.adjustment(game, corp, corp.cash)
         if corp.price == game.cards.top_price:

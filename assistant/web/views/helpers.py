@@ -191,11 +191,15 @@ def why(gid: str, kind: str):
 
 
 # ------------------------------------------------------------------ links for the table's templates
+INFO = "i"  # the mark after a figure: an information sign, not a "?" that reads as doubt about it
+
+
 @bp.app_template_global()
-def why_link(v, kind: str, label: str = "?", **params) -> Markup:
-    """A "Why?" link for one figure, and the slot its explanation is swapped into."""
+def why_link(v, kind: str, label: str = INFO, **params) -> Markup:
+    """A "Why?" link for one figure (a round "i" after it unless ``label``), and the slot its
+    explanation is swapped into."""
     params = {k: val for k, val in params.items() if val is not None}
-    return Markup(render_template("helpers/_why_link.html", v=v, kind=kind, label=label, params=params))
+    return Markup(render_template("helpers/_why_link.html", v=v, kind=kind, label=label, params=params, mark=INFO))
 
 
 # The helpers that belong to one decision: open, they stay open only while the game waits for it.

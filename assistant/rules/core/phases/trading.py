@@ -345,12 +345,13 @@ class TradingMixin:
             if waiting:
                 self._written = []
                 return f"{who} lets the {pending[1]} go; {self._may_intervene_words(waiting)} may still intervene"
+        before = [c for c in self.declined if c != who]  # who let it go before this one
         self.intervention = None
         self.declined = []
         corp = self.corps[pending[0]]
         price = self.fi_price(corp.name, pending[1])
         self._transfer(corp, pending[1], price)
-        first = f"{who} lets it go too. " if who is not None else ""
+        first = f"{who} lets it go{' too' if before else ''}. " if who is not None else ""
         if corp.president is None:
             self._written = [{"type": "no_intervention", "company": pending[1]}]
             return f"{first}Nobody intervenes: {corp.name} (in receivership) buys the {pending[1]} for {price}"
