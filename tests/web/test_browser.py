@@ -203,7 +203,9 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
         entry = game.journal[-1]
         for other in phones.values():
             settled(other, len(events))
-            expect(other.locator("#c-banner .next")).to_contain_text(labels.next_text(game.next), timeout=5000)
+            expect(other.locator("#c-banner .next")).to_contain_text(
+                labels.next_text(game.next, {m["type"] for m in game.legal_actions()}), timeout=5000
+            )
             expect(other.locator("#c-last")).to_contain_text(entry["text"], timeout=5000)
             for auto in entry["auto"]:
                 expect(other.locator("#c-last")).to_contain_text(auto)
@@ -218,7 +220,7 @@ def test_turn_one_on_two_phones_from_the_reveals_to_the_ipo(live, browser):
             button = page.locator("#c-actions").get_by_role("button", name=name, exact=True)
             fold = page.locator("#c-actions details.other", has=page.locator("button", has_text=name))
             if fold.count() and not fold.first.evaluate("d => d.open"):  # another seat's decision
-                fold.first.locator("summary").click()
+                fold.first.locator(":scope > summary").click()  # its own, not a fold inside it
             if fill is not None or prefilled is not None:
                 form = page.locator("#c-actions form.act", has=page.get_by_role("button", name=name, exact=True))
                 box = form.locator("input[type=number]")

@@ -54,7 +54,9 @@ def test_classic_first_turn_on_a_phone(live, browser):
             form.locator("input[type=number]").fill(str(fill))
         button.click()
         expect(page.locator("#sync")).to_have_attribute("data-seq", str(len(events)), timeout=5000)
-        expect(page.locator("#c-banner .next")).to_have_text(labels.next_text(game.next), timeout=5000)
+        expect(page.locator("#c-banner .next")).to_have_text(
+            labels.next_text(game.next, {m["type"] for m in game.legal_actions()}), timeout=5000
+        )
         expect(page.locator("#c-last")).to_contain_text(game.journal[-1]["text"], timeout=5000)  # the Play view
 
     # -- setup: one red company per player ------------------------------------------------------------

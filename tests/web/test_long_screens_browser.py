@@ -46,3 +46,23 @@ def test_the_ipo_form_fits_two_phone_screens_with_the_abilities_folded(browser, 
     assert not form.first.get_by_text(full).is_visible()
     form.first.locator("details.abilities summary").click()
     assert form.first.get_by_text(full).is_visible()
+
+
+def test_the_bankruptcy_ahead_warning_on_a_phone_light_and_dark(browser, live):
+    """Issue 37: in classic phase 7 the warning names Horse and the closing that saves it."""
+    from .test_accessibility import _problems, axe_sync
+    from .test_bankrupt_ahead_web import _table
+
+    body = json.dumps(_table("rolling-stock")).encode()
+    req = urllib.request.Request(live + "/games/import", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        gid = resp.url.rsplit("/", 1)[1]
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{live}/games/{gid}/v/play")
+    warning = page.locator("#c-actions .bankrupt-ahead")
+    assert warning.is_visible() and "Horse will go bankrupt in phase 8" in warning.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    axe = axe_sync.Axe()
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        assert _problems(page, axe) == [], scheme
