@@ -125,9 +125,12 @@ def of_game(v) -> Result:
 def of_score_check(ruleset, result: dict) -> Result:
     """A score check's result (a game played on paper): the ranking, no chart."""
     rows = [{"rank": r["place"], "name": r["player"], "total": r["score"], "detail": None} for r in result["rows"]]
+    subtitle = "checked with the table assistant"
+    if result.get("two_handed"):
+        subtitle += f" · {result['winner']} wins the two-handed game"
     return Result(
         f"{ruleset.title}: final scores",
-        "checked with the table assistant",
+        subtitle,
         rows,
         list(result["lines"]),
         notes=list(result.get("ties") or ()),

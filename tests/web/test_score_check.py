@@ -114,6 +114,8 @@ def test_a_two_handed_check_names_the_person_whose_lower_ranked_seat_is_better(c
         in resp.text
     )
     assert "Brian wins the two-handed game." in resp.text  # the text to copy
+    shared = client.get(url.replace("/scores/check?", "/scores/check.txt?")).text
+    assert "checked with the table assistant · Brian wins the two-handed game" in shared
     # the final player order breaks a tie: Amy's left hand, earlier in it, ranks above her right hand
     tie = client.get(
         _url(
