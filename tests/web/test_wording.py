@@ -31,4 +31,4 @@ def test_a_figures_help_mark_is_an_information_sign_not_a_question_mark(client):
     page = client.get(f"/games/{gid}/v/players").text
     marks = re.findall(r'<a class="why[^"]*"[^>]*>([^<]*)</a>', page)
     assert marks and set(marks) == {"i"}, marks
-    assert re.search(r"income -?\d+<a class=\"why info\"", page)
+    assert re.search(r"income -?\d+ <a class=\"why info\"", page)  # apart from the figure
