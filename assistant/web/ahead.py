@@ -8,8 +8,9 @@ from assistant.rules.core import preview
 from assistant.rules.core.words import and_list
 
 
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else ("−" + str(-n) if n < 0 else "0")
+def _signed(n: int, rs) -> str:
+    """An income as the game writes money: "+3", "−14" (Stars); "−$23" (v2.2, classic)."""
+    return ("+" if n > 0 else "−" if n < 0 else "") + rs.cash(abs(n))
 
 
 def bankrupt_ahead(game) -> list[dict]:
@@ -21,12 +22,13 @@ def bankrupt_ahead(game) -> list[dict]:
         income_phase = game.phase_no("income")
     except (AttributeError, ValueError):
         return []
+    rs = game.ruleset
     out = []
     for row in preview.bankrupt_ahead(game):
         corp = row["corporation"]
         text = (
-            f"{corp} will go bankrupt in phase {income_phase} (income): it has {row['cash']} and its income is "
-            f"{_signed(row['income'])}, its shares then void."
+            f"{corp} will go bankrupt in {rs.phase_said(income_phase)}: it has {rs.cash(row['cash'])} and its "
+            f"income is {_signed(row['income'], rs)}, its shares then void."
         )
         if row["president"] is None:
             text += " It is in receivership: nobody can close its companies."
@@ -36,8 +38,8 @@ def bankrupt_ahead(game) -> list[dict]:
             bonus = row["cash_after"] - row["cash"]
             text += (
                 f" To avoid it, {row['president']} closes {and_list(row['close'])} in this phase "
-                f"(its income then {_signed(row['income_after'])}"
-                + (f", its cash {row['cash_after']} with the scrapping bonus" if bonus else "")
+                f"(its income then {_signed(row['income_after'], rs)}"
+                + (f", its cash {rs.cash(row['cash_after'])} with the scrapping bonus" if bonus else "")
                 + ")."
             )
         out.append({**row, "phase": income_phase, "text": text})

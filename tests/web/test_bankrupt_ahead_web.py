@@ -23,10 +23,10 @@ from assistant.rules import events_of, registry
 from assistant.rules.core import position
 
 PLAYERS = ["Amy", "Brian", "Crystal"]
-CASES = {  # ruleset: (options, corporation, cash, income, income after closing the BSE, income phase)
-    "rolling-stock-stars": ([], "Synergistic", 6, "−14", "−5", 5),
-    "rolling-stock-v2.2": ([], "Horse", 6, "−14", "−5", 5),
-    "rolling-stock": (["short"], "Horse", 10, "−23", "−9", 8),
+CASES = {  # ruleset: (options, corporation, cash, income, income after closing the BSE, income phase), as said
+    "rolling-stock-stars": ([], "Synergistic", 6, "−14", "−5", "phase 5 (income)"),
+    "rolling-stock-v2.2": ([], "Horse", 6, "−$14", "−$5", "phase 5 (collect income)"),
+    "rolling-stock": (["short"], "Horse", 10, "−$23", "−$9", "phase 8 (collect income)"),
 }
 
 
@@ -76,8 +76,9 @@ def test_the_corporation_that_will_go_bankrupt_is_named_with_what_avoids_it(clie
     resp = client.post("/games/import", json=_table(key))
     assert resp.status_code == 303, resp.get_data(as_text=True)
     gid = resp.headers["Location"].rsplit("/", 1)[1]
+    money = "" if key == "rolling-stock-stars" else "$"
     words = (
-        f"{corp} will go bankrupt in phase {phase} (income): it has {cash} and its income is {income}, its shares "
+        f"{corp} will go bankrupt in {phase}: it has {money}{cash} and its income is {income}, its shares "
         f"then void. To avoid it, Amy closes BSE in this phase (its income then {after})."
     )
     panel = client.get(f"/games/{gid}/c/actions").get_data(as_text=True)
@@ -89,5 +90,6 @@ def test_the_corporation_that_will_go_bankrupt_is_named_with_what_avoids_it(clie
     assert words in helper and "Nobody has to close" not in helper and "No player has to close a company" in helper
     state = client.get(f"/games/{gid}/state").get_json()
     (row,) = state["bankrupt_ahead"]
-    assert (row["corporation"], row["cash"], row["close"], row["phase"]) == (corp, cash, ["BSE"], phase)
-    assert (row["income"], row["income_after"]) == (int(income.replace("−", "-")), int(after.replace("−", "-")))
+    assert (row["corporation"], row["cash"], row["close"], row["phase"]) == (corp, cash, ["BSE"], int(phase[6]))
+    figures = (int(income.strip("−$")), int(after.strip("−$")))
+    assert (row["income"], row["income_after"]) == (-figures[0], -figures[1])

@@ -60,7 +60,7 @@ def test_the_bankruptcy_ahead_warning_on_a_phone_light_and_dark(browser, live):
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(f"{live}/games/{gid}/v/play")
     warning = page.locator("#c-actions .bankrupt-ahead")
-    assert warning.is_visible() and "Horse will go bankrupt in phase 8" in warning.inner_text()
+    assert warning.is_visible() and "Horse will go bankrupt in phase 8 (collect income)" in warning.inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     axe = axe_sync.Axe()
     for scheme in ("light", "dark"):
