@@ -66,7 +66,7 @@ class BufferedBodies:
         self.overdue = 0  # threads still running a request answered 503 at its deadline
         # the games' event streams, on this loop (assistant/serve/stream.py); None: no streams
         self.streams = None if store is None else stream.Streams(store, self.pool)
-        if self.streams is not None and poll is not None and store.tables.kind == "sqlite":
+        if self.streams is not None and poll is not None and self.streams.feed.answers_polls:
             poll.known = self.streams.known  # the polls answered from what the waker hears (known.py)
 
     def __rsgi_init__(self, loop) -> None:

@@ -12,10 +12,9 @@ a few kB, so thousands cost next to nothing.  What it sends (``text/event-stream
 * every ``BEAT_SECONDS`` a heartbeat: a comment line (for whatever lies between) and an empty
   ``event: beat`` (the page cannot see a comment; after two beats missed it says "No connection").
 
-No stream queries the database.  One waker per worker process does, for all of its streams: on
-SQLite one query every ``TICK_SECONDS`` (the rows of ``events`` and ``seats`` past the largest
-rowids seen: which games changed), on PostgreSQL ``LISTEN`` on one connection of its own (outside
-the pool; the store sends ``NOTIFY`` on every append and seat change).  Every worker of every server
+No stream queries the database.  One waker per worker process asks the store, for all of its
+streams, through the store's change feed (assistant/store/feeds.py): on SQLite one query every
+``TICK_SECONDS``, on PostgreSQL ``LISTEN`` on one connection of its own.  Every worker of every server
 has its waker, so a change made through any of them reaches every stream.  On SQLite the waker
 also keeps the seqs of the games polled, in the same snapshot, so that the polls are answered with
 no database call (``known.py``); it starts with the first stream or poll.
@@ -25,16 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import re
 import threading
 import time
-from functools import partial
 from urllib.parse import parse_qsl
 
 from assistant.serve.clients import client_streams
 from assistant.serve.known import KnownSeqs
-from assistant.store.sqlite import file_ident
 
 log = logging.getLogger("assistant.serve.stream")
 PATH = re.compile(r"^/games/([A-Za-z0-9_-]{1,64})/stream$")
@@ -109,6 +105,7 @@ class Streams:
         self._next = 0
         self._logged = -LOG_EVERY
         self.known = KnownSeqs()  # what the polls answer from (known.py), kept by the waker
+        self.feed = store.tables.change_feed(BEAT_SECONDS)  # which games changed (store/feeds.py)
         self.client_limit = client_streams()  # RSS_CLIENT_STREAMS: one address's open streams
         self.by_client: dict[str, int] = {}
         self.closing = False  # the worker stops: every stream ends at once (``end_all``)
@@ -261,139 +258,39 @@ async def _watched(streams: Streams) -> list[str]:
 
 
 def waker_for(streams: Streams) -> _Waker:
-    path = streams.store.path
-    waker = {"sqlite": SQLiteWaker, "postgresql": PostgresWaker}[streams.store.tables.kind]
-    return waker(streams, path)
+    return Waker(streams)
 
 
-class SQLiteWaker(_Waker):
-    """One query per tick: the rows of ``events`` and ``seats`` past the largest rowids seen.  Both
-    tables only grow at the end (a seat change writes its row under a new, larger rowid:
-    assistant/store/sqlite.py), so these are exactly the changes since the last tick."""
-
-    QUERY = """SELECT game_id, MAX(seq), MAX(rowid), 0 FROM events WHERE rowid > ? GROUP BY game_id
-               UNION ALL SELECT game_id, NULL, MAX(rowid), 1 FROM seats WHERE rowid > ? GROUP BY game_id"""
-
-    def __init__(self, streams: Streams, path: str):
-        super().__init__(streams)
-        self.path = path
+class Waker(_Waker):
+    """The store's change feed (assistant/store/feeds.py: one query per tick on SQLite, ``LISTEN``
+    on PostgreSQL) told to the streams; where the feed answers polls, the seqs of the games polled
+    too, from the same snapshot (known.py). A lost connection is opened again, and the games with
+    streams are caught up."""
 
     def run(self) -> None:
-        import sqlite3
-
         known = self.streams.known
-        marks = None
-        conn = None
-        self.served = getattr(self.streams.store.tables, "ident", None)  # the file the store serves
+        feed = self.streams.feed
+        opened = False
         while True:
             try:
-                if conn is None:
-                    conn = sqlite3.connect(_read_only(self.path), uri=True, isolation_level=None, timeout=5)
-                    fresh = conn.execute(
-                        "SELECT (SELECT COALESCE(MAX(rowid), 0) FROM events), (SELECT COALESCE(MAX(rowid), 0) FROM seats)"
-                    ).fetchone()
-                    if marks is not None:  # the connection was lost: whatever changed meanwhile
-                        self.catch_up(partial(_seqs, conn))
-                    marks = list(fresh)
-                time.sleep(self.streams.tick)
-                conn.execute("BEGIN")  # one snapshot: the changes, and the seqs of the games polls asked about
-                try:
-                    rows = conn.execute(self.QUERY, marks).fetchall()
-                    asked = known.asked()
-                    found = _found(conn, asked) if asked else []
-                finally:
-                    conn.execute("COMMIT")
-                changes = []
-                for gid, seq, rowid, seats in rows:
-                    marks[seats] = max(marks[seats], rowid)
-                    changes.append((gid, None if seats else seq))
+                if not feed.is_open:
+                    feed.open()
+                    if opened:  # the connection was lost: whatever changed meanwhile
+                        self.catch_up(feed.seqs)
+                    opened = True
+                changes, found = feed.wait(self.streams.tick, known.asked if feed.answers_polls else list)
                 self.tell(changes)
-                if self._same_file():
-                    known.heard(found, changes)
-                else:
-                    known.lost(for_good=True)
+                if feed.answers_polls:
+                    if feed.still_served():
+                        known.heard(found, changes)
+                    else:
+                        known.lost(for_good=True)
             except Exception as err:  # noqa: BLE001 - reopen and go on
-                known.lost()
+                if feed.answers_polls:
+                    known.lost()
                 self.trouble(err)
-                if conn is not None:
-                    conn.close()
-                conn = None
+                feed.close()
                 time.sleep(1.0)
-
-    def _same_file(self) -> bool:
-        """The file is still the one the store serves (not deleted, not replaced by another)."""
-        ident = file_ident(self.path)
-        if ident is None:
-            return False
-        if self.served is None:
-            self.served = ident
-        return ident == self.served
-
-
-def _read_only(path: str) -> str:
-    from urllib.request import pathname2url
-
-    return "file:" + pathname2url(os.path.abspath(path)) + "?mode=ro"
-
-
-def _found(conn, gids: list[str]) -> list[tuple[str, int]]:
-    """(game, seq) of those of ``gids`` that are games (a game without rows: 0)."""
-    q = "SELECT id, (SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = games.id) FROM games WHERE id IN ({})"
-    return _by_500(conn, q, gids)
-
-
-def _seqs(conn, gids: list[str]) -> list[tuple[str, int]]:
-    return _by_500(conn, "SELECT game_id, MAX(seq) FROM events WHERE game_id IN ({}) GROUP BY game_id", gids)
-
-
-def _by_500(conn, query: str, gids: list[str]) -> list[tuple]:
-    """``query``'s rows for ``gids``, 500 at a time (its ``{}`` takes the placeholders)."""
-    out = []
-    for start in range(0, len(gids), 500):
-        part = gids[start : start + 500]
-        out += conn.execute(query.format(",".join("?" * len(part))), part).fetchall()
-    return out
-
-
-class PostgresWaker(_Waker):
-    """``LISTEN`` on one connection of its own; each NOTIFY says ``<game> <seq>`` or ``<game> seats``."""
-
-    def __init__(self, streams: Streams, url: str):
-        super().__init__(streams)
-        self.url = url
-
-    def run(self) -> None:
-        import psycopg
-
-        from assistant.store.postgres import NOTIFY_CHANNEL
-
-        lost = False
-        while True:
-            try:
-                with psycopg.connect(self.url, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                    if lost:
-                        self.catch_up(
-                            lambda gids: conn.execute(
-                                "SELECT game_id, MAX(seq) FROM events WHERE game_id = ANY(%s) GROUP BY game_id", [gids]
-                            ).fetchall()
-                        )
-                    lost = True
-                    while True:
-                        for note in conn.notifies(timeout=BEAT_SECONDS):
-                            change = parse_note(note.payload)
-                            if change:
-                                self.tell([change])
-            except Exception as err:  # noqa: BLE001 - reconnect and catch up
-                self.trouble(err)
-                time.sleep(1.0)
-
-
-def parse_note(payload: str) -> tuple[str, int | None] | None:
-    gid, _, what = payload.partition(" ")
-    if what == "seats":
-        return gid, None
-    return (gid, int(what)) if what.isdigit() else None
 
 
 def _text(protocol, status: int, text: str, extra=()) -> None:

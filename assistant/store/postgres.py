@@ -89,6 +89,12 @@ class PostgresTables:
 
     on_disk = False
 
+    def change_feed(self, beat: float):
+        """Which games changed, for the streams' waker (feeds.py): LISTEN on a connection of its own."""
+        from assistant.store.feeds import PostgresFeed
+
+        return PostgresFeed(self.url, NOTIFY_CHANNEL, beat)
+
     @staticmethod
     def inspect(target: str):
         return dbcheck.inspect_postgres(target)

@@ -176,6 +176,12 @@ class SQLiteTables:
         self.ident = os.environ.get(ENV_IDENT) if os.environ.get("RSS_DB") == os.path.abspath(self.path) else None
         self.ident = self.ident or file_ident(self.path)
 
+    def change_feed(self, beat: float):
+        """Which games changed, for the streams' waker (feeds.py)."""
+        from assistant.store.feeds import SQLiteFeed
+
+        return SQLiteFeed(self.path, self.ident)
+
     def check_file(self) -> None:
         """Raise DatabaseVanished if the file is gone or is another file than the one served."""
         now = file_ident(self.path)
