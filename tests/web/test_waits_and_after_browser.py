@@ -160,7 +160,7 @@ def test_the_v22_rules_page_in_its_own_words(live, browser):
     page = _phone(browser)
     page.goto(live + "/rules?ruleset=rolling-stock-v2.2#collect-income")
     section = page.locator("section#collect-income")
-    expect(section).to_contain_text("Jupiter adds $1 per Company it owns")
+    expect(section).to_contain_text("Jupiter adds $1 per COMPANY it owns")  # v2.2 prints its terms in small capitals
     expect(page.locator("header .brand")).to_have_text("Rolling Stock v2.2")
     report = _axe(page, "rules-v22")
     page.goto(live + "/")
