@@ -107,9 +107,11 @@ for arg in sys.argv[2:]:
             rows.append((str(source), None, marked))
             continue
         codes = json.loads(meta.read_text())["exit_code_by_key"]
-        count = {"killed": 0, "timeout": 0, "survived": 0, "no tests": 0, "other": 0}
+        count = {"killed": 0, "timeout": 0, "survived": 0, "no tests": 0, "other": 0, "not tried": 0}
         for name, code in sorted(codes.items()):
-            if code in KILLED:
+            if code is None:  # the run was stopped before this one
+                count["not tried"] += 1
+            elif code in KILLED:
                 count["killed"] += 1
             elif code in TIMEOUT:
                 count["timeout"] += 1
@@ -124,14 +126,22 @@ for arg in sys.argv[2:]:
                 survivors.append((name, f"exit {code}", dir_))
         rows.append((str(source), count, marked))
 
-print(f"\n{'file':52} {'all':>5} {'killed':>6} {'timeout':>7} {'survived':>8} {'no test':>7} {'other':>5} {'equiv':>5}  share")
+print(f"\n{'file':44} {'all':>5} {'killed':>6} {'timeout':>7} {'survived':>8} {'no test':>7} {'other':>5} {'untried':>7} {'equiv':>5}  share")
 for source, count, marked in rows:
     if count is None:
-        print(f"{source:52} {'not run (or no mutant: nothing in a function to mutate)':>60} {marked:>5}")
+        print(f"{source:44} {'not run (or no mutant: nothing in a function to mutate)':>54} {marked:>5}")
         continue
     total = sum(count.values())
-    share = f"{100 * (count['killed'] + count['timeout']) / total:5.1f}%" if total else "    -"
-    print(f"{source:52} {total:5} {count['killed']:6} {count['timeout']:7} {count['survived']:8} {count['no tests']:7} {count['other']:5} {marked:5}  {share}")
+    tried = total - count["not tried"]
+    share = f"{100 * (count['killed'] + count['timeout']) / tried:5.1f}%" if tried else "    -"
+    if not tried:
+        share = "    - not tried yet"
+    elif tried < total:
+        share += f" of the {tried} tried: run again to go on"
+    print(
+        f"{source:44} {total:5} {count['killed']:6} {count['timeout']:7} {count['survived']:8} "
+        f"{count['no tests']:7} {count['other']:5} {count['not tried']:7} {marked:5}  {share}"
+    )
 print("(equiv: lines marked `# pragma: no mutate <reason>`; their mutants are not made, so not in 'all')")
 if survivors:
     print("\nNot killed (see one with: cd .mutation/<path> && python -m mutmut show NAME):")

@@ -109,7 +109,7 @@ def in_a_child(target, args: tuple, seconds: float):
     has not answered within ``seconds`` (it is then killed), ``ChildDied`` when it died without one.
     The child is a daemon: a worker that stops takes it along."""
     ctx = forkserver()
-    receive, send = ctx.Pipe(duplex=False)
+    receive, send = ctx.Pipe(duplex=False)  # pragma: no mutate: a two-way pipe carries the one answer alike
     child = ctx.Process(target=_answer, args=(send, target, args), name="rss-child", daemon=True)
     child.start()
     send.close()
