@@ -3,6 +3,8 @@
 # time and runs the tests that reach it; a mutant no test fails on is a bug the suite would miss.
 #   bash scripts/mutation.sh [PATHS]        run and report each path (a file or a folder of assistant/)
 #   bash scripts/mutation.sh --report [PATHS]   report the last runs' results only
+#   bash scripts/mutation.sh --again [PATHS]    try the last runs' survivors again (after adding tests:
+#                                               mutmut keeps a result unless the function changed)
 # Without PATHS: the modules that hold a table's data and rules (issue 36).  Each path runs on its
 # own, in one test process at a time (the machine is shared), in .mutation/<path>/ (ignored by
 # git); a second run only tries the functions changed since.  Not part of CI: it takes hours.
@@ -29,10 +31,11 @@ DEFAULT_PATHS=(
 TESTS=${MUTATION_TESTS:-tests/rules tests/web tests/store}
 
 report_only=0
-if [ "${1:-}" = "--report" ]; then
-  report_only=1
-  shift
-fi
+again=0
+case "${1:-}" in
+  --report) report_only=1; shift ;;
+  --again) again=1; shift ;;
+esac
 paths=("$@")
 [ ${#paths[@]} -eq 0 ] && paths=("${DEFAULT_PATHS[@]}")
 
@@ -74,9 +77,23 @@ text += "".join(f"{key} = {json.dumps(value)}\n" for key, value in settings.item
 open(target, "w", encoding="utf-8").write(text)
 EOF
   echo "== mutmut on $path (in ${dir#"$ROOT"/})"
+  local names=()
+  if [ $again -eq 1 ]; then
+    # the mutants not killed last time, by name (mutmut tries a named one again whatever it found)
+    mapfile -t names < <(python -c '
+import json, pathlib, sys
+for meta in pathlib.Path(sys.argv[1]).rglob("*.py.meta"):
+    for name, code in json.loads(meta.read_text())["exit_code_by_key"].items():
+        if code in (0, 5, 33, None):
+            print(name)' "$dir/mutants")
+    if [ ${#names[@]} -eq 0 ]; then
+      echo "   nothing to try again"
+      return
+    fi
+  fi
   # --max-children 1: one test process at a time; mutmut's progress goes to run.log
   local start=$SECONDS
-  if (cd "$dir" && python -m mutmut run --max-children 1 >run.log 2>&1); then
+  if (cd "$dir" && python -m mutmut run --max-children 1 "${names[@]}" >run.log 2>&1); then
     echo "   done in $((SECONDS - start)) s"
   else
     echo "mutation.sh: mutmut stopped on $path; the end of ${dir#"$ROOT"/}/run.log:" >&2

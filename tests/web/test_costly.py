@@ -134,17 +134,20 @@ def test_a_child_that_dies_without_an_answer_is_child_died_and_a_killed_one_too_
         costly.in_a_child(os._exit, (3,), 30)
     with pytest.raises(costly.ChildDied, match=rf"\(exit code -{signal.SIGTERM.value}\)"):
         costly.in_a_child(die_by, (signal.SIGTERM,), 30)
-    with pytest.raises(deadline.TooLong):  # past its CPU limit (SIGXCPU) or killed at the deadline
-        costly.in_a_child(die_by, (signal.SIGKILL,), 30)
+    for sig in (signal.SIGKILL, signal.SIGXCPU):  # killed at the deadline, or past its CPU limit
+        with pytest.raises(deadline.TooLong):
+            costly.in_a_child(die_by, (sig,), 30)
 
 
-def test_a_child_past_the_request_deadline_is_too_long_at_once():
+def test_a_child_past_the_request_deadline_is_too_long_at_once(monkeypatch):
+    monkeypatch.setenv("RSS_REQUEST_SECONDS", "7")
     began = time.monotonic()
     with deadline.within(0.000001), pytest.raises(deadline.TooLong):
         costly.in_a_child(time.sleep, (20,), 30)
     assert time.monotonic() - began < 10  # not the child's 20 s
-    with pytest.raises(deadline.TooLong):
+    with pytest.raises(deadline.TooLong) as late:
         costly.in_a_child(time.sleep, (20,), 0.5)
+    assert late.value.message.startswith("This took longer than the 7 s the server gives one request")
 
 
 def test_a_drawing_that_cannot_be_made_is_busy_try_again_and_a_passed_deadline_too_long():
@@ -154,3 +157,16 @@ def test_a_drawing_that_cannot_be_made_is_busy_try_again_and_a_passed_deadline_t
     assert busy.value.retry_after == RETRY_AFTER
     with deadline.within(0.000001), pytest.raises(deadline.TooLong):
         costly.paint('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>')
+
+
+def test_the_app_has_a_gate_for_drawings_and_score_checks_and_one_for_imports(app):
+    gates = app.extensions["rss_gates"]
+    assert {kind: gate.what for kind, gate in gates.items()} == {
+        "render": "drawings and score checks",
+        "trial": "imports and resumed games",
+    }
+    with app.app_context():
+        with costly.turn("trial"):
+            with pytest.raises(costly.Busy, match="busy with other imports and resumed games"):
+                with costly.turn("trial"):
+                    pass
