@@ -139,6 +139,18 @@ def test_a_child_that_dies_without_an_answer_is_child_died_and_a_killed_one_too_
             costly.in_a_child(die_by, (sig,), 30)
 
 
+def drop_the_pipe_and_linger(seconds):
+    os.closerange(3, 1024)  # the answer's pipe among them: the parent reads its end at once
+    time.sleep(seconds)
+
+
+def test_a_child_that_dropped_its_pipe_is_given_one_second_to_end_and_then_killed():
+    began = time.monotonic()
+    with pytest.raises(costly.ChildDied, match=r"\(exit code None\)$"):  # still there after the second
+        costly.in_a_child(drop_the_pipe_and_linger, (1.5,), 30)
+    assert time.monotonic() - began < 1.5 + 5  # killed, not waited for
+
+
 def test_a_child_past_the_request_deadline_is_too_long_at_once(monkeypatch):
     monkeypatch.setenv("RSS_REQUEST_SECONDS", "7")
     began = time.monotonic()
