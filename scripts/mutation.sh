@@ -107,12 +107,13 @@ fi
 
 python - "$ROOT" "${paths[@]}" <<'EOF'
 """Per file: killed, timed out, survived (no test reached it is counted apart), marked equivalent."""
-import json, os, re, sys
+import json, sys
+from collections import Counter
 from pathlib import Path
 
 root = Path(sys.argv[1])
 KILLED, TIMEOUT = {1, 3}, {36, -24, 24, 152, 255}
-rows, survivors = [], []
+rows, survivors, unreached = [], [], Counter()
 for arg in sys.argv[2:]:
     path = arg.rstrip("/")
     dir_ = root / ".mutation" / path.replace("/", "_")
@@ -137,7 +138,7 @@ for arg in sys.argv[2:]:
                 survivors.append((name, "survived", dir_))
             elif code in (5, 33):
                 count["no tests"] += 1
-                survivors.append((name, "no test reaches it", dir_))
+                unreached[(dir_.name, name.rpartition("__mutmut_")[0])] += 1
             else:
                 count["other"] += 1
                 survivors.append((name, f"exit {code}", dir_))
@@ -164,4 +165,8 @@ if survivors:
     print("\nNot killed (see one with: cd .mutation/<path> && python -m mutmut show NAME):")
     for name, why, dir_ in survivors:
         print(f"  {dir_.name}: {name}  ({why})")
+if unreached:
+    print("\nFunctions no test reaches (in the tests run here), with their mutants:")
+    for (where, function), n in sorted(unreached.items()):
+        print(f"  {where}: {function}  ({n})")
 EOF
