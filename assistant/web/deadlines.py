@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 
 from flask import Flask
@@ -31,7 +32,7 @@ def request_seconds() -> float:
         seconds = float(os.environ.get("RSS_REQUEST_SECONDS") or REQUEST_SECONDS)
     except ValueError:
         return REQUEST_SECONDS
-    return seconds if 0 < seconds < float("inf") else REQUEST_SECONDS
+    return seconds if 0 < seconds and math.isfinite(seconds) else REQUEST_SECONDS
 
 
 class Deadline:

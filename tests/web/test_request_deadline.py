@@ -158,3 +158,43 @@ def test_the_front_answers_for_a_silent_app_and_a_request_that_never_got_a_threa
     assert held is None and overdue == 1 and overdue_after == 0
     assert after == (200, [("Content-Type", "text/plain")], [b"ok"])
     assert ran == ["/stuck", "/after"]  # the request that never got a thread never ran
+
+
+@pytest.mark.parametrize(
+    ("setting", "seconds"),
+    [
+        (None, 10.0),  # not set: the default
+        ("", 10.0),
+        ("2.5", 2.5),
+        ("30", 30.0),
+        ("0", 10.0),  # no time at all is not a deadline: the default
+        ("-3", 10.0),
+        ("inf", 10.0),  # nor is an endless one
+        ("nan", 10.0),
+        ("ten", 10.0),  # not a number
+    ],
+)
+def test_the_request_seconds_are_a_positive_finite_number_else_the_default(monkeypatch, setting, seconds):
+    from assistant.web.deadlines import request_seconds
+
+    if setting is None:
+        monkeypatch.delenv("RSS_REQUEST_SECONDS", raising=False)
+    else:
+        monkeypatch.setenv("RSS_REQUEST_SECONDS", setting)
+    assert request_seconds() == seconds
+
+
+def test_each_request_runs_within_the_request_seconds(monkeypatch):
+    from assistant.web.deadlines import Deadline
+
+    monkeypatch.setenv("RSS_REQUEST_SECONDS", "7")
+    seen = []
+
+    def app(environ, start_response):
+        seen.append(deadline.remaining())
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"ok"]
+
+    assert Client(Deadline(app)).get("/").status_code == 200
+    assert 6 < seen[0] <= 7
+    assert deadline.remaining() is None  # and only while it runs
