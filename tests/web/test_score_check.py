@@ -129,3 +129,88 @@ def test_a_two_handed_check_names_the_person_whose_lower_ranked_seat_is_better(c
     assert v22.status_code == 422 and "no two-handed variant" in v22.text
     odd = client.get(_url(names=("Amy", "Brian"), option="two_handed", order=[seats[0]] * 4, cash_0="1"))
     assert odd.status_code == 422 and "must name every seat once" in odd.text
+
+
+# -- the form's figures and names, one by one (assistant/web/scorecheck.py) ---------------------
+def _refused(call, *args, **kwargs) -> tuple[str, int]:
+    from assistant.web.scorecheck import FormError
+
+    try:
+        call(*args, **kwargs)
+    except FormError as err:
+        return str(err), err.status
+    raise AssertionError("not refused")
+
+
+def test_a_typed_figure_is_a_whole_number_within_what_a_game_can_hold():
+    from assistant.web.scorecheck import _number
+
+    assert [_number(t, "Amy's money") for t in ("", None, "0", " 12 ", "+7", "007", "-0", "99999")] == [
+        0,
+        0,
+        0,
+        12,
+        7,
+        7,
+        0,
+        99_999,
+    ]
+    assert _refused(_number, "1.5", "Amy's money") == ("Amy's money: a whole number, not '1.5'.", 400)
+    assert _refused(_number, "twelve dollars and more", "Amy's money") == (
+        "Amy's money: a whole number, not 'twelve dollars and m'.",
+        400,
+    )
+    assert _refused(_number, "-1", "Amy's money") == ("Amy's money cannot be below 0.", 422)
+    assert _refused(_number, "100000", "Amy's money") == (
+        "Amy's money cannot be above 99,999: no game has that many.",
+        422,
+    )
+    # a number of any length is refused by its sign, never turned into an int of that length
+    assert (
+        _refused(_number, "9" * 4000, "Amy's money")[0] == "Amy's money cannot be above 99,999: no game has that many."
+    )
+    assert _refused(_number, "-" + "9" * 4000, "Amy's money")[0] == "Amy's money cannot be below 0."
+    assert _number("123456789", "Turn", high=10**10) == 123_456_789  # nine digits are read as they are
+    assert _number("1234567890", "Turn", high=10**10) == 10**9  # a tenth digit: past any range, 10**9 stands in
+    assert _number("4", "Amy's shares", high=4) == 4
+    assert _refused(_number, "5", "Amy's shares", high=4)[0] == "Amy's shares cannot be above 4: no game has that many."
+    assert _number("2", "Turn", low=2) == 2
+    assert _refused(_number, "1", "Turn", low=2)[0] == "Turn cannot be below 2."
+
+
+def test_a_share_price_is_a_card_of_the_games_price_row():
+    from assistant.web.scorecheck import _price
+
+    stars = registry.get("rolling-stock-stars")
+    assert [_price(t, "Doppler AG's share price", stars) for t in ("", "5", "14", "16", "75")] == [0, 5, 14, 16, 75]
+    # the price row goes 13, 14, 16: no card shows 15
+    assert _refused(_price, "15", "Doppler AG's share price", stars) == (
+        "Doppler AG's share price 15 is not a card of the share price row (5 to 75).",
+        422,
+    )
+    assert _refused(_price, "x", "Doppler AG's share price", stars) == (
+        "Doppler AG's share price: a whole number, not 'x'.",
+        400,
+    )
+
+
+def test_the_game_and_its_players_in_order_as_the_form_names_them():
+    from werkzeug.datastructures import MultiDict
+
+    from assistant.web.scorecheck import game_and_players
+
+    def form(*names, game="rolling-stock-stars"):
+        return MultiDict([("game", game), *[("name", n) for n in names]])
+
+    ruleset, players = game_and_players(form(" Amy ", "", "Brian", "  "))
+    assert ruleset.key == "rolling-stock-stars" and players == ["Amy", "Brian"]
+    assert game_and_players(MultiDict([("name", "Amy"), ("name", "Brian")]))[0].key == registry.DEFAULT
+    names = ["Amy", "Brian", "Crystal", "Dirk", "Emma", "Fred", "Gina"]
+    assert game_and_players(form(*names))[1] == names[:6]  # six players at most
+    assert _refused(game_and_players, form("Amy")) == ("Enter at least two players, in the player order.", 422)
+    assert _refused(game_and_players, form("Amy", "Brian"), 3)[0] == "Enter at least 3 players, in the player order."
+    assert game_and_players(form("A" * 30, "Brian"))[1] == ["A" * 30, "Brian"]
+    assert _refused(game_and_players, form("A" * 31, "Brian"))[0] == "Names can have at most 30 characters."
+    assert _refused(game_and_players, form("Amy", "Amy"))[0] == "Two players have the same name."
+    message, status = _refused(game_and_players, form("Amy", "Brian", game="nope"))
+    assert message.startswith("Unknown game 'nope'") and status == 422
