@@ -63,7 +63,7 @@ class ScoreForm:
             for corp in ruleset.corporations:
                 form.shares[(i, corp)] = args.get(f"sh-{i}-{corp}", "")
         for corp in ruleset.corporations:
-            form.prices[corp] = args.get(f"price-{corp}", "")
+            form.prices[corp] = args.get(f"price-{corp}") or ""
         return form
 
     @property

@@ -214,3 +214,20 @@ def test_the_game_and_its_players_in_order_as_the_form_names_them():
     assert _refused(game_and_players, form("Amy", "Amy"))[0] == "Two players have the same name."
     message, status = _refused(game_and_players, form("Amy", "Brian", game="nope"))
     assert message.startswith("Unknown game 'nope'") and status == 422
+
+
+def test_each_figure_refused_is_named_by_whose_it_is_and_the_figures_stay_as_entered(client):
+    stars = "Stars, Inc."
+    too_many = client.get(_url(cash_0="1", raw=[(f"sh-1-{stars}", "5"), (f"price-{stars}", "20")]))
+    # a corporation's charter has its number of shares: Stars, Inc. has 4
+    assert too_many.status_code == 422
+    assert "Brian&#39;s Stars, Inc. shares cannot be above 4: no game has that many." in too_many.text
+    assert 'name="sh-0-Doppler AG" value=""' in too_many.text  # a field left empty stays empty
+    money = client.get(_url(cash_0="1", cash_1="x"))
+    assert money.status_code == 400 and "Brian&#39;s money: a whole number, not &#39;x&#39;." in money.text
+    price = client.get(_url(cash_0="1", sh_0_Doppler__AG="1", price_Doppler__AG="15"))
+    assert price.status_code == 422
+    assert "Doppler AG&#39;s share price 15 is not a card of the share price row (5 to 75)." in price.text
+    two = client.get(_url(names=("Amy", "Brian", "Crystal"), raw=[("option", "two_handed")]))
+    assert two.status_code == 422
+    assert "The two-handed variant is for 2 persons: enter just their two names, person A first." in two.text
