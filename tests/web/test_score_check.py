@@ -5,10 +5,12 @@ tie-break in words, text to copy; impossible positions refused with the problem 
 from __future__ import annotations
 
 import re
+import threading
 from urllib.parse import urlencode
 
 from assistant.rules import registry
 from assistant.rules.core import final_score
+from assistant.web import costly
 
 
 def _url(game="rolling-stock-stars", names=("Amy", "Brian", "Crystal", "Dirk"), raw=(), **fields) -> str:
@@ -231,3 +233,31 @@ def test_each_figure_refused_is_named_by_whose_it_is_and_the_figures_stay_as_ent
     two = client.get(_url(names=("Amy", "Brian", "Crystal"), raw=[("option", "two_handed")]))
     assert two.status_code == 422
     assert "The two-handed variant is for 2 persons: enter just their two names, person A first." in two.text
+
+
+def test_the_form_offers_each_company_of_the_game_to_each_player_and_a_known_result_is_not_worked_out_again(
+    client, app
+):
+    page = client.get(_url(names=("Amy", "Brian"), co_0=["BME"]))
+    assert 'name="co-0" value="BME" checked' in page.text and 'name="co-1" value="BME">' in page.text
+    assert 'name="co-1" value="CDG">' in page.text  # the Stars cards (../shared/cards) hold BME and CDG
+    checked = _url(names=("Amy", "Brian"), cash_0="30", cash_1="20")
+    assert client.get(checked).status_code == 200
+    holding, release = threading.Event(), threading.Event()
+
+    def busy_drawing():  # the render gate's slot taken, and its one waiting place
+        with app.app_context(), costly.turn("render"):
+            holding.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=busy_drawing, daemon=True)
+    thread.start()
+    assert holding.wait(5)
+    try:
+        again = client.get(checked)  # the same figures: answered from what was kept, no turn needed
+        assert again.status_code == 200 and _ranking(again.text) == [("Amy", 30), ("Brian", 20)]
+        other = client.get(_url(names=("Amy", "Brian"), cash_0="31", cash_1="20"))
+        assert other.status_code == 503  # new figures wait for the turn (one second), then hear busy
+    finally:
+        release.set()
+        thread.join(5)
