@@ -203,5 +203,5 @@ def _price(text: str, what: str, ruleset) -> int:
 
 def charter_shares(ruleset) -> dict[str, int]:
     """Each corporation's number of shares (what a player or the bank can hold of it at most)."""
-    game = ruleset.create(["A", "B", "C"], [])
+    game = ruleset.create(["A", "B", "C"], [])  # pragma: no mutate: a charter's shares depend on no name or option
     return {name: charter.shares for name, charter in game.charters.items()}
