@@ -30,9 +30,10 @@ before it costs anything.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections import deque
 from concurrent.futures import Executor
+
+from assistant import settings
 
 GRACE = 0.05  # seconds a running request holds the next one back
 CLIENT_QUEUE = 32  # requests of one address waiting for their turn in a worker (RSS_CLIENT_QUEUE)
@@ -44,8 +45,7 @@ class Crowded(Exception):
 
 def grace_seconds() -> float:
     """``RSS_GRACE_MS`` (milliseconds; 0: every request starts at once, as plain threads do)."""
-    value = os.environ.get("RSS_GRACE_MS")
-    return GRACE if not value else max(float(value), 0.0) / 1000
+    return settings.get("RSS_GRACE_MS") / 1000
 
 
 def client_queue() -> int:

@@ -31,6 +31,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from assistant import settings
 from assistant.serve import stream
 from assistant.serve.admit import Admission, Crowded
 from assistant.serve.clients import client_address, trusted_proxies
@@ -49,7 +50,7 @@ CROWDED = "Too many requests from your address are waiting at once: this one was
 
 def body_deadline(length: int) -> float:
     """Seconds a body of ``length`` bytes (as announced) may take to arrive."""
-    seconds = float(os.environ.get("RSS_BODY_SECONDS") or BODY_SECONDS)
+    seconds = settings.get("RSS_BODY_SECONDS")
     return seconds + max(length, 0) / BODY_RATE
 
 

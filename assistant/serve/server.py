@@ -28,6 +28,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from assistant import settings as env_settings
 from assistant.serve import clients, reaper, supervisor
 from assistant.serve.front import BufferedBodies
 from assistant.serve.hosts import HostCheck
@@ -73,7 +74,7 @@ class Settings:
 
 def _settings(host, port, db) -> tuple[str, int, str | None]:
     host = host or os.environ.get("RSS_HOST") or DEFAULT_HOST
-    port = port if port is not None else int(os.environ.get("RSS_PORT") or DEFAULT_PORT)
+    port = port if port is not None else env_settings.get("RSS_PORT")
     db = db or os.environ.get("RSS_DB") or None
     return host, port, db
 
@@ -84,9 +85,9 @@ def default_workers() -> int:
 
 def settings(host=None, port=None, db=None, workers=None, threads=None, server=None) -> Settings:
     host, port, db = _settings(host, port, db)
-    workers = workers or int(os.environ.get("RSS_WORKERS") or 0) or default_workers()
-    threads = threads or int(os.environ.get("RSS_THREADS") or 0) or THREADS
-    server = server or os.environ.get("RSS_SERVER") or "granian"
+    workers = workers or env_settings.get("RSS_WORKERS") or default_workers()
+    threads = threads or env_settings.get("RSS_THREADS")
+    server = server or env_settings.get("RSS_SERVER")
     if server not in ("granian", "waitress"):
         raise SystemExit(f"RSS_SERVER must be granian or waitress, not {server!r}")
     if server == "granian" and not _have_granian():
@@ -201,7 +202,7 @@ def worker_app():
     wsgi, app = served_app(os.environ.get(ENV_DB) or None)
     if os.environ.get(ENV_PORT):  # the connections granian holds and the app never sees (reaper.py)
         reaper.Reaper(int(os.environ[ENV_PORT])).start()
-    threads = int(os.environ.get("RSS_THREADS") or THREADS)
+    threads = env_settings.get("RSS_THREADS")
     poll = app.extensions["rss_poll"]  # the poll's 204, answered by the front itself
     if not streams_on():
         return BufferedBodies(wsgi, threads, MAX_BODY, poll=poll)
@@ -211,7 +212,7 @@ def worker_app():
 
 def streams_on() -> bool:
     """``RSS_STREAMS=off``: no event streams, the phones poll (as under waitress)."""
-    return os.environ.get("RSS_STREAMS", "on").strip().lower() not in ("off", "0", "no", "false")
+    return env_settings.get("RSS_STREAMS") not in ("off", "0", "no", "false")
 
 
 def _exit_with_parent() -> None:
@@ -357,6 +358,7 @@ def main(
     workers: int | None = None,
     threads: int | None = None,
 ) -> int:
+    env_settings.check()  # every setting once, at start: a bad one stops it in one line (issue 38)
     s = settings(host, port, db, workers, threads)
     os.environ["RSS_HOST"] = s.host  # the app (and each worker's) says so when phones cannot reach it
     # Set up once here (database checks, schema, WAL, the secret key file) before any worker starts.

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import secrets
 import threading
 from collections import OrderedDict
@@ -33,6 +32,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import NamedTuple
 
+from assistant import settings
 from assistant.log import saved, transcript
 from assistant.log.timeline import REWRITES, NothingEntered, Timeline, Unplayable, build, fresh, replay
 from assistant.log.walk import effective_events, read_row
@@ -160,8 +160,7 @@ class Store:
         # gid -> the game's timeline after its first seq log rows; never changed once cached
         self._cache: OrderedDict[str, Timeline] = OrderedDict()
         # RSS_CACHE_GAMES: more games in memory for a big hall (1,000 tables: about 1,000 per worker)
-        wanted = os.environ.get("RSS_CACHE_GAMES", "").strip()
-        self.cache_size = int(wanted) if wanted.isdigit() and int(wanted) > 0 else CACHE_SIZE
+        self.cache_size = settings.get("RSS_CACHE_GAMES", CACHE_SIZE)
         self._cache_lock = threading.Lock()
         self._info: OrderedDict[str, GameInfo] = OrderedDict()  # game headers never change
         self.tables.migrate()

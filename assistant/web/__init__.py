@@ -6,6 +6,7 @@ import os
 
 from flask import Flask
 
+from assistant import settings
 from assistant.log import saved
 from assistant.store import places
 from assistant.web import assets, costly, csrf, db, deadlines, decision_groups, errors, headers, secret, templating
@@ -43,8 +44,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if os.environ.get("RSS_DB"):
         app.config["DATABASE"] = os.environ["RSS_DB"]
-    if os.environ.get("RSS_SAVE_EVERY", "").strip().isdigit():
-        app.config["SAVE_EVERY"] = int(os.environ["RSS_SAVE_EVERY"]) or 10**9  # 0: never
+    if os.environ.get("RSS_SAVE_EVERY", "").strip():
+        app.config["SAVE_EVERY"] = settings.get("RSS_SAVE_EVERY") or 10**9  # 0: never
     if test_config:
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)

@@ -14,12 +14,10 @@
 
 from __future__ import annotations
 
-import math
-import os
-
 from flask import Flask
 from werkzeug.exceptions import ServiceUnavailable
 
+from assistant import settings
 from assistant.rules.core import deadline
 
 REQUEST_SECONDS = 10.0
@@ -28,11 +26,7 @@ RETRY_AFTER = 5  # seconds a client is told to wait after a 503 of an overloaded
 
 def request_seconds() -> float:
     """``RSS_REQUEST_SECONDS``: a positive number of seconds, else the default."""
-    try:
-        seconds = float(os.environ.get("RSS_REQUEST_SECONDS") or REQUEST_SECONDS)
-    except ValueError:
-        return REQUEST_SECONDS
-    return seconds if 0 < seconds and math.isfinite(seconds) else REQUEST_SECONDS
+    return settings.get("RSS_REQUEST_SECONDS")
 
 
 class Deadline:

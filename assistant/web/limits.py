@@ -18,6 +18,8 @@ import time
 from flask import current_app, request
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
+from assistant import settings
+
 DEFAULT_CREATE_LIMIT = "60/600"
 DEFAULT_DB_MAX_MB = 4096
 DEFAULT_DISK_WARN_MB = 500
@@ -29,13 +31,11 @@ class InsufficientStorage(HTTPException):
 
 
 def create_limit() -> tuple[int, int]:
-    text = os.environ.get("RSS_CREATE_LIMIT") or DEFAULT_CREATE_LIMIT
-    count, _, seconds = text.partition("/")
-    return int(count), int(seconds or 600)
+    return settings.get("RSS_CREATE_LIMIT")
 
 
 def db_max_bytes() -> int:
-    return int(float(os.environ.get("RSS_DB_MAX_MB") or DEFAULT_DB_MAX_MB) * 1024 * 1024)
+    return int(settings.get("RSS_DB_MAX_MB") * 1024 * 1024)
 
 
 def check_new_game(store) -> None:
@@ -75,5 +75,5 @@ def disk_report(path: str) -> tuple[str, bool]:
         free = shutil.disk_usage(folder).free
     except OSError:
         return "free disk space unknown", False
-    warn = float(os.environ.get("RSS_DISK_WARN_MB") or DEFAULT_DISK_WARN_MB) * 1024 * 1024
+    warn = settings.get("RSS_DISK_WARN_MB") * 1024 * 1024
     return f"{free >> 20} MB free on the database's disk", free < warn

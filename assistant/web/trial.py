@@ -35,6 +35,7 @@ import time
 from flask import current_app
 from werkzeug.exceptions import ServiceUnavailable
 
+from assistant import settings
 from assistant.rules.core import deadline
 from assistant.store import ImportRefused, Store
 from assistant.web import costly
@@ -91,10 +92,7 @@ def _try(data, save_every: int) -> None:
 
 
 def _trial_mb() -> int:
-    try:
-        return max(64, int(os.environ.get("RSS_TRIAL_MB") or TRIAL_MB))
-    except ValueError:
-        return TRIAL_MB
+    return settings.get("RSS_TRIAL_MB")
 
 
 def _limit(seconds: float) -> None:

@@ -1,0 +1,45 @@
+"""Every setting is checked once, at start (issue 38 §6): ``serve`` with a value a setting does not
+accept stops at once, with one line naming the setting and what it accepts, and no traceback
+(before: ``RSS_GRACE_MS=abc`` had the supervisor restart the server over and over, 55 KB of log in
+12 s; ``RSS_CREATE_LIMIT=ten/600`` answered every import 500; ``RSS_DB_MAX_MB=big`` a traceback)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from assistant import settings
+
+from .conftest import ROOT, free_port
+
+BAD = {
+    "RSS_GRACE_MS": "abc",
+    "RSS_CREATE_LIMIT": "ten/600",
+    "RSS_DB_MAX_MB": "big",
+    "RSS_REQUEST_SECONDS": "-3",
+    "RSS_PG_POOL": "0",
+    "RSS_SAVE_EVERY": "lots",
+}
+
+
+@pytest.mark.parametrize(("name", "value"), list(BAD.items()))
+def test_serve_refuses_a_bad_setting_in_one_line(tmp_path, name, value):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), RSS_SECRET_KEY="t", RSS_INSTANCE=str(tmp_path / "instance"))
+    env[name] = value
+    cmd = [sys.executable, "-m", "assistant", "serve", "--host", "127.0.0.1", "--port", str(free_port())]
+    cmd += ["--db", str(tmp_path / "games.sqlite3")]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        out, _ = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        pytest.fail(f"serve with {name}={value} did not stop: {out[-600:]}")
+    lines = out.strip().splitlines()
+    assert proc.returncode != 0
+    assert lines == [f"{name}={value!r} is not accepted: {name} takes {settings.SETTINGS[name].accepts}."], out
+    assert not (tmp_path / "games.sqlite3").exists(), "nothing is set up before the settings are checked"
+
