@@ -42,4 +42,3 @@ def test_serve_refuses_a_bad_setting_in_one_line(tmp_path, name, value):
     assert proc.returncode != 0
     assert lines == [f"{name}={value!r} is not accepted: {name} takes {settings.SETTINGS[name].accepts}."], out
     assert not (tmp_path / "games.sqlite3").exists(), "nothing is set up before the settings are checked"
-
