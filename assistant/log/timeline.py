@@ -12,8 +12,8 @@ Every table event the log holds is given to the engine here (``play``) or in the
 need their own order: ``corrections.correct`` and ``meanwhile.texts``.
 
 The source (``assistant.store.Store``) gives: ``rows(gid, after, upto)`` (the log rows, read in one
-place: ``walk.read_row``), ``tables.saved_state(gid, version, upto, events)``, ``save_states(gid,
-saves)``, ``journal_at(info, seq)`` (a restored game's older journal entries) and ``save_every``.
+place: ``walk.read_row``), ``tables.saved_state(gid, version, upto, events)``, ``state_key`` (what
+signs the saved states), ``save_states(gid, saves)``, ``journal_at(info, seq)`` (a restored game's older journal entries) and ``save_every``.
 """
 
 from __future__ import annotations
@@ -310,7 +310,7 @@ def build(source, info, seq: int, extra: tuple[dict, ...] = (), depth: int | Non
             break
         at, data = found
         try:
-            state = saved.loads(at, data)
+            state = saved.loads(at, saved.opened(source.state_key, info.id, at, data))
         except Exception as err:  # noqa: BLE001 - a cache that cannot be read is replayed instead
             log.warning("game %s: the state saved at row %s cannot be read (%s): replaying the log", info.id, at, err)
             break

@@ -4,8 +4,11 @@ PostgreSQL (or between any two stores), then check that every game exports ident
 Every game is copied with its whole log as stored (undo rows, tokens and times included), so undo,
 idempotent retries and the meanwhile lists work on the new store exactly as on the old one.  A game
 already in the target is left alone when it exports the same, and reported otherwise.  The source
-is only read.  A saved state of the source that cannot be trusted (``assistant/log/saved.py``) is
-treated as absent, with a warning: the game is replayed from its log.
+is only read.  A saved state of the source whose signature does not hold, or that cannot be loaded
+(``assistant/log/saved.py``), is treated as absent, with a warning: the game is replayed from its
+log.  The target saves states of its own as it replays the games to check them, signed with the key
+of the secret of the environment copy-db runs in (``$RSS_SECRET_KEY``, else the instance folder's
+``secret_key``): run it with the target servers' secret.
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ from assistant.store import Store
 GAME_COLUMNS = ("id", "players", "options", "deck", "created", "persons", "game", "position", "edition")
 
 
-def copy(source: Store, target: Store, out=sys.stdout) -> tuple[int, int, list[str]]:
+def copy(source: Store, target: Store, out=None) -> tuple[int, int, list[str]]:
     """(games copied, games already there, problems)."""
+    out = out or sys.stdout
     copied, present, problems = 0, 0, []
-    for warning in saved.untrusted(source.tables.saved_states_of(saved.version())):
+    for warning in saved.untrusted(source.tables.saved_states_of(saved.version()), source.state_key):
         print(f"warning: {warning}", file=out)  # (the store does not load it: the log is replayed)
     for gid in source.tables.game_ids():
         if target.tables.game_row(gid) is not None:
@@ -49,7 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from", dest="source", required=True, help="the store to copy from (an SQLite file)")
     parser.add_argument("--to", dest="target", required=True, help="the store to copy to (a postgresql:// URL)")
     args = parser.parse_args(argv)
-    source, target = Store(args.source), Store(args.target)
+    from assistant.store.statecheck import server_key
+
+    key = server_key()  # the source's states are checked, and the target's signed, with the servers' key
+    source, target = Store(args.source, key=key), Store(args.target, key=key)
     try:
         copied, present, problems = copy(source, target)
     finally:

@@ -42,7 +42,7 @@ class Report:
     events: int | None = None
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    # saved states that cannot be trusted: not damage (a cache, treated as absent), but said
+    # saved states not used (check-db only: statecheck.py): not damage (a cache, treated as absent), but said
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -131,11 +131,6 @@ def inspect(path: str) -> Report:
             report.games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
             report.events = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
             report.problems.extend(_unreadable_rows(conn))
-            if "saved_states" in tables:
-                conn.text_factory = str
-                report.warnings = _untrusted_states(
-                    conn.execute("SELECT game_id, seq, data FROM saved_states WHERE version = ?", [_version()])
-                )
         else:
             report.games = report.events = 0
     except sqlite3.DatabaseError as err:  # not a database, malformed, I/O error, ...
@@ -166,19 +161,6 @@ def _unreadable_rows(conn: sqlite3.Connection) -> list[str]:
                 if len(problems) >= MAX_PROBLEMS:
                     return problems + ["... (stopped looking)"]
     return problems
-
-
-def _version() -> str:
-    from assistant.log import saved  # (the rules engine: only where saved states are checked)
-
-    return saved.version()
-
-
-def _untrusted_states(rows) -> list[str]:
-    """Warnings for the saved states of this version that cannot be trusted (the loader refuses them)."""
-    from assistant.log import saved
-
-    return saved.untrusted(rows)[:MAX_PROBLEMS]
 
 
 def _uri_path(path: str) -> str:
@@ -219,10 +201,6 @@ def inspect_postgres(url: str) -> Report:
                         except ValueError:
                             if len(report.problems) < MAX_PROBLEMS:
                                 report.problems.append(f"event {seq} of game {gid} is not readable")
-                if "saved_states" in tables:
-                    report.warnings = _untrusted_states(
-                        conn.execute("SELECT game_id, seq, data FROM saved_states WHERE version = %s", [_version()])
-                    )
             else:
                 report.games, report.events = 0, 0  # a new database: the tables are made at start
     except psycopg.Error as err:
@@ -329,7 +307,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"EMPTY: {path} is 0 bytes: it holds no games. If it should, restore a backup.")
         print(backend.restore_advice(path))
         return 1
+    from assistant.store import statecheck  # (the rules engine: only where saved states are checked)
+
+    report.warnings, differ = statecheck.check(path)
     _warn(report)
+    if differ:
+        print(f"SAVED STATES DIFFER: {report.path}")
+        for line in differ:
+            print(f"  {line}")
+        print("  Those states would be used, signed with this database's key: report it (a fault of this program).")
+        return 1
     print(f"OK: {report.summary()}")
     return 0
 

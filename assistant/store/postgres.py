@@ -254,14 +254,15 @@ class PostgresTables:
         return [(gid, seq, bytes(data)) for gid, seq, data in rows]
 
     def save_states(self, gid: str, version: str, states: list[tuple[int, int, bytes]], created: str) -> None:
-        """Keep the states (row, events in effect, data), in one transaction (one already saved at a
-        row stays); the states saved by other versions go."""
+        """Keep the states (row, events in effect, data), in one transaction (one saved at the same
+        row is written over: one whose signature did not hold is then replaced); the states saved by other versions go."""
         with self.pool.connection() as conn, conn.transaction():
             conn.execute("DELETE FROM saved_states WHERE game_id = %s AND version <> %s", [gid, version])
             with conn.cursor() as cur:
                 cur.executemany(
                     "INSERT INTO saved_states (game_id, version, seq, events, data, created)"
-                    " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (game_id, version, seq) DO UPDATE"
+                    " SET events = EXCLUDED.events, data = EXCLUDED.data, created = EXCLUDED.created",
                     [[gid, version, seq, events, data, created] for seq, events, data in states],
                 )
 

@@ -316,13 +316,13 @@ class SQLiteTables:
         return [(gid, seq, bytes(data)) for gid, seq, data in self._db().conn.execute(q, [version])]
 
     def save_states(self, gid: str, version: str, states: list[tuple[int, int, bytes]], created: str) -> None:
-        """Keep the states (row, events in effect, data), in one transaction (one already saved at a
-        row stays); the states saved by other versions go."""
+        """Keep the states (row, events in effect, data), in one transaction (one saved at the same
+        row is written over: one whose signature did not hold is then replaced); the states saved by other versions go."""
         db = self._db()
         with self._write_lock, _immediate(db.conn):
             db.conn.execute("DELETE FROM saved_states WHERE game_id = ? AND version <> ?", [gid, version])
             db.conn.executemany(
-                "INSERT OR IGNORE INTO saved_states (game_id, version, seq, events, data, created)"
+                "INSERT OR REPLACE INTO saved_states (game_id, version, seq, events, data, created)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 [[gid, version, seq, events, data, created] for seq, events, data in states],
             )

@@ -150,11 +150,14 @@ def check_token(token) -> None:
 class Store:
     """All access to the database; one instance per app (it owns the state cache)."""
 
-    def __init__(self, path: str, save_every: int = saved.EVERY):
+    def __init__(self, path: str, save_every: int = saved.EVERY, key: bytes | None = None, migrate: bool = True):
         """``path``: an SQLite file, or a ``postgresql://`` URL (assistant/store/dburl.py); ``save_every``:
-        a long game's state is saved in the database after this many rows (assistant/log/saved.py)."""
+        a long game's state is saved in the database after this many rows (assistant/log/saved.py);
+        ``key`` signs them (``saved.key_from_secret``; none: this process's own, ``saved.process_key``);
+        ``migrate``: apply the schema's pending steps (check-db only reads: it does not)."""
         self.path = dburl.check(str(path))
         self.save_every = save_every
+        self.state_key = key or saved.process_key()
         self._heads: OrderedDict[tuple[str, int], Journal] = OrderedDict()  # (gid, row) -> journal there
         self.tables = tables_for(self.path)
         # gid -> the game's timeline after its first seq log rows; never changed once cached
@@ -163,7 +166,8 @@ class Store:
         self.cache_size = settings.get("RSS_CACHE_GAMES", CACHE_SIZE)
         self._cache_lock = threading.Lock()
         self._info: OrderedDict[str, GameInfo] = OrderedDict()  # game headers never change
-        self.tables.migrate()
+        if migrate:
+            self.tables.migrate()
 
     @property
     def kind(self) -> str:
@@ -330,6 +334,7 @@ class Store:
         written only makes a later page slower."""
         if not saves:
             return
+        saves = [(seq, count, saved.sign(self.state_key, gid, seq, data)) for seq, count, data in saves]
         try:
             self.tables.save_states(gid, saved.version(), saves, _now())
         except Exception as err:  # noqa: BLE001

@@ -52,6 +52,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.extensions["rss_place_notes"] = place.notes if place else []  # said on serve's start line
     db.init_app(app)  # the store (web/db.py): the database checked, then opened
     secret.configure(app)
+    # the saved states are signed with a key from the secret the servers on one database share
+    db.get_store_of(app).state_key = saved.key_from_secret(app.config["SECRET_KEY"])
     app.extensions["rss_rendered"] = RenderedCache()
     costly.init_app(app)  # costly work takes turns, its results kept (issue 26)
 

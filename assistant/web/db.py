@@ -26,5 +26,9 @@ def init_app(app: Flask) -> Store:
     return store
 
 
+def get_store_of(app: Flask) -> Store:
+    return app.extensions[KEY]
+
+
 def get_store() -> Store:
     return current_app.extensions[KEY]

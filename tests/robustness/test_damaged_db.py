@@ -18,18 +18,21 @@ from pathlib import Path
 
 import pytest
 
+from assistant.log import saved
 from assistant.store import DatabaseDamaged, Store
 from assistant.store.dbcheck import check_before_start
 
 from .conftest import ROOT, Http, Server, load_transcript
 
 GAMES = 8
+SECRET = "damaged-db-test"
 DAMAGE = ("zero", "truncated", "garbage", "row")
 
 
 def build_db(path: Path, games: int = GAMES) -> list[str]:
-    """A database with ``games`` whole games, all of it in the main file (WAL checkpointed)."""
-    store = Store(path)
+    """A database with ``games`` whole games, all of it in the main file (WAL checkpointed); its saved
+    states signed as the servers of ``run`` sign them (their RSS_SECRET_KEY)."""
+    store = Store(path, key=saved.key_from_secret(SECRET))
     data = load_transcript()
     gids = [store.import_transcript(data) for _ in range(games)]
     store.close()
@@ -64,7 +67,7 @@ def damage(path: Path, kind: str, size: int | None = None) -> None:
 
 
 def run(*args, env=None, cwd=None) -> subprocess.CompletedProcess:
-    full_env = dict(os.environ, PYTHONPATH=str(ROOT), RSS_SECRET_KEY="damaged-db-test") | (env or {})
+    full_env = dict(os.environ, PYTHONPATH=str(ROOT), RSS_SECRET_KEY=SECRET) | (env or {})
     full_env.pop("RSS_DB", None)
     return subprocess.run(
         [sys.executable, "-m", "assistant", *args], capture_output=True, text=True, timeout=120, env=full_env, cwd=cwd

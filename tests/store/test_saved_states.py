@@ -172,7 +172,7 @@ def test_a_damaged_or_foreign_saved_state_is_replayed_instead(tmp_path):
     early = Store(path, save_every=10**9)
     wrong, walk = _replayed(early, gid)
     wrong.apply({"type": "bid", "player": wrong.next["player"], "company": wrong.auction.company, "price": 10**4})
-    data = saved_states.dumps(wrong, walk)
+    data = saved_states.sign(saved_states.process_key(), gid, seq, saved_states.dumps(wrong, walk))
     reference = _replayed(fresh, gid)[0].snapshot()
 
     def saved_wrong(version):
@@ -256,16 +256,17 @@ def test_a_planted_state_whose_loading_would_create_a_file_is_never_loaded(store
     store.tables.save_states(gid, saved_states.version(), [(seq, walk.count, data)], "")
     assert store.tables.saved_state(gid, saved_states.version(), 10**9, 10**9) == (seq, data)
     reference = _replayed(store, gid)[0].snapshot()
+    capsys.readouterr()
+    assert dbcheck.main(["--db", store_target]) == 0
+    said = capsys.readouterr().out
+    assert f"WARNING: game {gid}: the state saved at row {seq} is not used" in said and "OK:" in said
     fresh = Store(store_target, save_every=EVERY)  # would start from the planted state
     try:
         assert fresh.state(gid)[1].snapshot() == reference
     finally:
         fresh.close()
     assert not marker.exists()
-    capsys.readouterr()
-    assert dbcheck.main(["--db", store_target]) == 0
-    said = capsys.readouterr().out
-    assert f"WARNING: game {gid}: the state saved at row {seq} is not used" in said and "OK:" in said
+    store.tables.save_states(gid, saved_states.version(), [(seq, walk.count, data)], "")  # planted again
     target = Store(str(tmp_path / "copy.sqlite3"))
     try:
         out = io.StringIO()
