@@ -25,7 +25,7 @@ from assistant.store.dbcheck import check_before_start
 from .conftest import ROOT, Http, Server, load_transcript
 
 GAMES = 8
-SECRET = "damaged-db-test"
+SECRET = "robustness-test"  # the servers of conftest.Server sign with it too
 DAMAGE = ("zero", "truncated", "garbage", "row")
 
 
