@@ -10,9 +10,11 @@ or set aside.  It knows every kind of row the store writes:
   stay in effect, in order, by their place after entry ``k`` (0: the entry right after it).  Rows
   written before corrections kept every entry that still fits hold a count there instead: the
   first ``kept`` entries after ``k``, as they were replayed then;
-* ``{"type": "go_back", "to": R, "index": k, "events": [...]}``: the game becomes what it was after
-  row ``R``: the effective events from ``k`` on are replaced by ``events`` (the store works them out
-  when it writes the row, ``Walk.go_back``).
+* ``{"type": "go_back", "to": R, "index": k}``: the game becomes what it was after row ``R``: the
+  effective events from ``k`` on are replaced by those row ``R`` had from ``k`` on.  The store writes
+  it so (``compact``: a row number, not the events it brings back; issue 38: a row of 12 KB each),
+  and puts the events back in when it reads it (``expand``); rows written before hold them
+  (``"events": [...]``) and are read as they are.
 
 Rows are read in one place, ``read_row`` (the store's tables hand them over as stored JSON).
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import json
 
+from assistant.rules.core import deadline
 from assistant.rules.core.events import AMEND, GO_BACK, REDO, UNDO
 
 UNDOS_WITHOUT_CONFIRM = 3  # past this many undos in a row, the next one must be confirmed again
@@ -58,6 +61,38 @@ def new_tail(row: dict, old: list) -> list:
     if row.get("type") == GO_BACK:
         return list(row["events"])
     return [row["event"], *kept_entries(row, old[1:])]
+
+
+def compact(row: dict) -> dict:
+    """The row as it is stored: a going back without the events it brings back (its row says them)."""
+    if row.get("type") == GO_BACK:
+        return {k: v for k, v in row.items() if k != "events"}
+    return row
+
+
+def is_compact(row: dict) -> bool:
+    """A going back as stored (without its events): ``expand`` puts them back."""
+    return row.get("type") == GO_BACK and "events" not in row
+
+
+def expand(rows) -> dict[int, dict]:
+    """The compact going-back rows among ``rows`` (the log from its start, in order), each with the
+    events it brings back: {seq: row}.  ValueError: one names a row or an index it cannot have."""
+    targets = {r.event.get("to") for r in rows if is_compact(r.event)}
+    walk, there, out = Walk(), {}, {}
+    for n, r in enumerate(rows):
+        if not n % 256:
+            deadline.check()
+        event = r.event
+        if is_compact(event):
+            to, k = event.get("to"), event.get("index")
+            if to not in there or type(k) is not int or not 0 <= k <= len(there[to]):
+                raise ValueError(f"row {r.seq} goes back to a row it cannot: {to!r}, from entry {k!r}")
+            event = out[r.seq] = {**event, "events": there[to][k:]}
+        walk.step(event)
+        if r.seq in targets:
+            there[r.seq] = list(walk.out)
+    return out
 
 
 def effective_events(rows) -> list[dict]:

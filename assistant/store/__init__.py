@@ -16,6 +16,7 @@ _WHERE = {
             "DatabaseDamaged",
             "DatabaseUnavailable",
             "Damaged",
+            "Full",
             "ImportRefused",
             "NotFound",
             "Refused",

@@ -63,6 +63,11 @@ class ImportRefused(StoreError):
         self.problems = [tuple(p) for p in problems] if problems else None
 
 
+class Full(StoreError):
+    """Writing this would pass the game's budget or the database's cap (assistant/store/budget.py):
+    nothing was written.  The web app answers 507 with ``message``."""
+
+
 class DatabaseDamaged(StoreError):
     """The database cannot be read or written as it is (a damaged, emptied, deleted or replaced
     file): the games cannot be saved until it is restored.  ``message`` says what to do."""

@@ -209,6 +209,20 @@ class PostgresTables:
         with self.pool.connection() as conn:
             return conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
 
+    def used(self) -> int:
+        return self.size()
+
+    def game_bytes(self, gid: str) -> int:
+        """What one game's log rows and saved states hold, in bytes."""
+        with self.pool.connection() as conn:
+            return sum(
+                conn.execute(q, [gid]).fetchone()[0]
+                for q in (
+                    "SELECT COALESCE(SUM(octet_length(event)), 0) FROM events WHERE game_id = %s",
+                    "SELECT COALESCE(SUM(octet_length(data)), 0) FROM saved_states WHERE game_id = %s",
+                )
+            )
+
     # -- seats ----------------------------------------------------------------------
     def take_seat(self, gid: str, phone: str, player: str | None) -> None:
         with self.pool.connection() as conn, conn.transaction():

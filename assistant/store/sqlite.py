@@ -255,6 +255,24 @@ class SQLiteTables:
         self.check_file()
         return sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
 
+    def used(self) -> int:
+        """The bytes the database's pages in use hold (its write-ahead log's committed pages
+        included; free pages and the log file's own size not)."""
+        conn = self._db().conn
+        pages, free, size = (
+            conn.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_count", "freelist_count", "page_size")
+        )
+        return (pages - free) * size
+
+    def game_bytes(self, gid: str) -> int:
+        """What one game's log rows and saved states hold, in bytes."""
+        conn = self._db().conn
+        q = (
+            "SELECT COALESCE(SUM(length(CAST(event AS BLOB))), 0) FROM events WHERE game_id = ?",
+            "SELECT COALESCE(SUM(length(data)), 0) FROM saved_states WHERE game_id = ?",
+        )
+        return sum(conn.execute(s, [gid]).fetchone()[0] for s in q)
+
     # -- games ----------------------------------------------------------------------
     def insert_game(self, record: dict, events: list[dict] = ()) -> None:
         db = self._db()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import BadRequest, Conflict, HTTPException, InternalServerError, ServiceUnavailable
 
-from assistant.store import Damaged, DatabaseUnavailable, Unreplayable
+from assistant.store import Damaged, DatabaseUnavailable, Full, Unreplayable
 from assistant.store import DatabaseDamaged as DatabaseDamaged_
 from assistant.store.errors import ADVICE
 from assistant.web import errorlog
@@ -70,8 +70,20 @@ def _unavailable(err: DatabaseUnavailable):
     return _handle(ServiceUnavailable(description=err.message))
 
 
+class InsufficientStorage(HTTPException):
+    code = 507
+    name = "Full"
+
+
+def _full(err: Full):
+    """A game's budget or the database's cap would be passed (assistant/store/budget.py): nothing was written."""
+    current_app.logger.warning("write refused on %s %r: %s", request.method, request.path[:200], err.message)
+    return _handle(InsufficientStorage(description=err.message))
+
+
 def init_app(app: Flask) -> None:
     errorlog.init_app(app)  # an unexpected error's traceback: at most once a minute of each kind
+    app.register_error_handler(Full, _full)
     app.register_error_handler(DatabaseDamaged_, _damaged)  # every backend's (assistant/store/errors.py)
     app.register_error_handler(Damaged, _damaged)
     app.register_error_handler(DatabaseUnavailable, _unavailable)

@@ -1,11 +1,12 @@
 """Limits that protect the disk from a careless or hostile network (issue 18): new games and imports
 per client are rate-limited, counted in the database so that every worker process (and every server
-on one PostgreSQL) shares the count; past a size cap the database takes no new game, while the games
-already running go on.  Defaults a real table never meets; settings in the environment:
+on one PostgreSQL) shares the count; past a size cap the database takes no new game, nor any new row
+of a game under way (``assistant/store/budget.py``: every write counts, and each game has a budget
+of its own far below the cap).  Defaults a real table never meets; settings in the environment:
 
 * ``RSS_CREATE_LIMIT``: new games and imports per client per window, as ``count/seconds``
   (default ``60/600``: sixty in ten minutes);
-* ``RSS_DB_MAX_MB``: the database's size past which no new game is made (default 4096);
+* ``RSS_DB_MAX_MB``: the database's size past which nothing more is written (default 4096);
 * ``RSS_DISK_WARN_MB``: ``serve`` warns at start when the disk has less free space (default 500).
 """
 
@@ -40,7 +41,7 @@ def db_max_bytes() -> int:
 
 def check_new_game(store) -> None:
     """Before a new game or an import: 507 past the size cap, 429 (with Retry-After) past the rate."""
-    size = store.tables.size()
+    size = store.tables.used()
     if size > db_max_bytes():
         current_app.logger.warning(
             "new game refused: the database holds %d MB, the cap is %d MB", size >> 20, db_max_bytes() >> 20
@@ -48,7 +49,7 @@ def check_new_game(store) -> None:
         raise InsufficientStorage(
             description=(
                 f"The table's database is full ({size >> 20} MB, the cap is {db_max_bytes() >> 20} MB): no new game "
-                "can be started or imported. The games already running go on. Whoever runs the server can raise "
+                "can be started or imported, and the games under way can save nothing more. Whoever runs the server can raise "
                 "RSS_DB_MAX_MB or move finished games away (README: settings)."
             )
         )

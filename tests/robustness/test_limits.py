@@ -37,7 +37,8 @@ def test_new_games_per_client_are_limited_with_one_count_for_all_workers(tmp_pat
         srv.stop()
 
 
-def test_past_the_size_cap_no_new_game_but_running_games_go_on(tmp_path):
+def test_past_the_size_cap_no_new_game_and_no_new_row(tmp_path):
+    """Every write counts against the cap (issue 38 §5; before, the games under way went on writing)."""
     db = tmp_path / "games.sqlite3"
     srv = Server(db, tmp_path).start()
     client = Http(srv.base)
@@ -47,11 +48,12 @@ def test_past_the_size_cap_no_new_game_but_running_games_go_on(tmp_path):
     try:
         client = Http(srv.base)
         status, body = client.json("POST", "/games/import", _transcript())
-        assert status == 507 and "database is full" in body["error"] and "games already running go on" in body["error"]
+        assert status == 507 and "database is full" in body["error"] and "save nothing more" in body["error"]
         status, state = client.json("GET", f"/games/{gid}/state")
         event = {"type": "reveal", "company": state["next"]["choices"][0]}
         status, body = client.json("POST", f"/games/{gid}/events", {"seq": state["seq"], "event": event})
-        assert status == 200, body
+        assert status == 507 and "database is full" in body["error"] and "RSS_DB_MAX_MB" in body["error"], body
+        assert client.json("GET", f"/games/{gid}/state")[1]["seq"] == state["seq"], "nothing was written"
     finally:
         srv.stop()
 

@@ -143,7 +143,7 @@ def export(gid: str):
 @bp.get("/<gid>/history")
 def history(gid: str):
     """Every log row ever written, undone entries, restorations and corrections included, with its
-    words: for the record. The transcript export stays as it is; import reads only transcripts."""
+    words: for the record (a going back as stored: the row it goes back to, not the events it brings back). The transcript export stays as it is; import reads only transcripts."""
     info = _game_or_404(gid)
     store = get_store()
     rows = store.rows(gid)
@@ -155,7 +155,7 @@ def history(gid: str):
         "id": gid,
         "players": info.players,
         "rows": [
-            {"seq": r.seq, "event": r.event, "created": r.created, "text": t}
+            {"seq": r.seq, "event": walk.compact(r.event), "created": r.created, "text": t}
             for r, t in zip(rows, texts if len(texts) == len(rows) else [None] * len(rows), strict=True)
         ],
     }
