@@ -7,7 +7,7 @@ table could start a game).
 * ``RSS_GAME_MAX_MB`` (default 4): what one game's log and saved states may hold, and never more than
   a tenth of the database's cap; past it, that game takes no new row (507, said in words: its
   transcript can be exported and imported again, which starts a fresh log of the entries in
-  effect).  A long game played for real holds about 0.3 MB (2,000 rows and their saved states).
+  effect).  A whole game played by the menu (223 entries, entered one by one) holds 25 KB.
 
 The saved states, a cache, are not written past either (the game is then replayed when needed).
 """
