@@ -29,7 +29,8 @@ def test_the_readme_lists_the_layers_in_their_order():
 
 def test_the_graph_sees_an_import_inside_a_function_and_a_relative_one():
     graph = layers.imports()
-    # assistant/store/dbcheck.py imports the saved states inside a function
-    assert "assistant.log.saved" in graph["assistant.store.dbcheck"]
+    # assistant/store/dbcheck.py imports the saved states' check inside a function
+    assert "assistant.store.statecheck" in graph["assistant.store.dbcheck"]
+    assert "assistant.store.statecheck" not in layers.imports(top_level_only=True)["assistant.store.dbcheck"]
     # the games' folders import the shared machinery relatively (from ..core.cards import load)
     assert "assistant.rules.core.cards" in graph["assistant.rules.stars.cards"]

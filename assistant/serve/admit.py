@@ -33,7 +33,7 @@ import asyncio
 from collections import deque
 from concurrent.futures import Executor
 
-from assistant import settings
+from assistant.store import settings
 
 GRACE = 0.05  # seconds a running request holds the next one back
 CLIENT_QUEUE = 32  # requests of one address waiting for their turn in a worker (RSS_CLIENT_QUEUE)
@@ -50,8 +50,7 @@ def grace_seconds() -> float:
 
 def client_queue() -> int:
     """``RSS_CLIENT_QUEUE``: requests of one address that may wait for their turn in a worker."""
-    value = os.environ.get("RSS_CLIENT_QUEUE")
-    return CLIENT_QUEUE if not value else max(int(value), 1)
+    return settings.get("RSS_CLIENT_QUEUE", CLIENT_QUEUE)
 
 
 class Admission:

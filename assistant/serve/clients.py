@@ -9,19 +9,18 @@ ignored: any client could write it.
 
 from __future__ import annotations
 
-import os
+from assistant.store import settings
 
 CLIENT_STREAMS = 1000  # open streams of one address in one worker (RSS_CLIENT_STREAMS)
 
 
 def trusted_proxies() -> frozenset[str]:
-    return frozenset(a.strip() for a in (os.environ.get("RSS_TRUSTED_PROXIES") or "").split(",") if a.strip())
+    return settings.get("RSS_TRUSTED_PROXIES")
 
 
 def client_streams() -> int:
     """``RSS_CLIENT_STREAMS``: the most streams one address may hold open in a worker."""
-    value = os.environ.get("RSS_CLIENT_STREAMS")
-    return CLIENT_STREAMS if not value else max(int(value), 1)
+    return settings.get("RSS_CLIENT_STREAMS", CLIENT_STREAMS)
 
 
 def peer_host(peer: str) -> str:

@@ -25,16 +25,15 @@ from __future__ import annotations
 
 import asyncio
 import io
-import os
 import signal
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from assistant import settings
 from assistant.serve import stream
 from assistant.serve.admit import Admission, Crowded
 from assistant.serve.clients import client_address, trusted_proxies
+from assistant.store import settings
 from assistant.web.deadlines import RETRY_AFTER, request_seconds
 
 BODY_SECONDS = 15.0

@@ -29,6 +29,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from assistant.store import settings
+
 HEAD_SECONDS = 30.0
 CLIENT_CONNECTIONS = 2000
 INTERVAL = 1.0
@@ -43,14 +45,12 @@ log = logging.getLogger("assistant.serve.reaper")
 
 def head_seconds() -> float:
     """``RSS_HEAD_SECONDS``: how long a request head may take to arrive, counted from accept."""
-    value = os.environ.get("RSS_HEAD_SECONDS")
-    return HEAD_SECONDS if not value else float(value)
+    return settings.get("RSS_HEAD_SECONDS", HEAD_SECONDS)
 
 
 def client_connections() -> int:
     """``RSS_CLIENT_CONNECTIONS``, at most a quarter of what the open-file limit leaves."""
-    value = os.environ.get("RSS_CLIENT_CONNECTIONS")
-    cap = CLIENT_CONNECTIONS if not value else int(value)
+    cap = settings.get("RSS_CLIENT_CONNECTIONS", CLIENT_CONNECTIONS)
     try:
         import resource
 

@@ -28,12 +28,12 @@ import threading
 import time
 from dataclasses import dataclass
 
-from assistant import settings as env_settings
 from assistant.serve import clients, reaper, supervisor
 from assistant.serve.front import BufferedBodies
 from assistant.serve.hosts import HostCheck
 from assistant.serve.poll import FastPoll
 from assistant.store import DatabaseDamaged, dburl, places
+from assistant.store import settings as env_settings
 from assistant.store.sqlite import ENV_IDENT
 from assistant.web import MAX_BODY, create_app, limits, templating
 from assistant.web.deadlines import Deadline

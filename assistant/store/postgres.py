@@ -19,8 +19,7 @@ import psycopg.rows
 from psycopg import errors as pgerrors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from assistant import settings
-from assistant.store import dbcheck, schema
+from assistant.store import dbcheck, schema, settings
 from assistant.store.errors import DatabaseUnavailable, translating
 
 MIGRATIONS_TABLE = "rss_migrations"

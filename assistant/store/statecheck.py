@@ -29,7 +29,7 @@ def server_key() -> bytes | None:
     if not secret:
         from flask import Flask
 
-        from assistant.web.secret import KEY_FILE
+        from assistant.store.dbcheck import SECRET_KEY_FILE as KEY_FILE  # (the web app's secret key file)
 
         instance = os.environ.get("RSS_INSTANCE") or Flask("assistant.web").instance_path
         try:

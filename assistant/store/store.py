@@ -30,17 +30,15 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import NamedTuple
 
-from assistant import settings
 from assistant.log import saved, transcript
 from assistant.log.timeline import REWRITES, NothingEntered, Timeline, Unplayable, build, fresh, replay
-from assistant.log.walk import compact, effective_events, expand, is_compact, read_row
+from assistant.log.walk import compact, effective_events
 from assistant.rules import RuleError, registry
-from assistant.rules.core import deadline, events, position
+from assistant.rules.core import events, position
 from assistant.rules.core.game import Game
 from assistant.rules.core.records import Journal
-from assistant.store import budget, dburl
+from assistant.store import budget, dburl, settings
 from assistant.store.errors import (
     Damaged,
     ImportRefused,
@@ -49,6 +47,7 @@ from assistant.store.errors import (
     Stale,
     Unreplayable,
 )
+from assistant.store.logrows import Row, RowReader
 from assistant.store.names import check_names
 
 log = logging.getLogger(__name__)
@@ -62,7 +61,6 @@ CACHE_SIZE = 1024  # games whose state is kept in memory per worker (a late game
 INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
 TOKEN_MAX = 200
 HEADS_KEPT = 4  # journals of saved states kept in memory once fetched (assistant/log/saved.py)
-EXPANDED_KEPT = 4096  # going-back rows kept with the events they bring back (rows never change)
 
 
 @dataclass(frozen=True)
@@ -87,15 +85,6 @@ class GameInfo:
         game = ruleset.create(self.players, self.options, deck=self.deck, persons=self.persons)
         game.edition = self.edition
         return game
-
-
-class Row(NamedTuple):
-    """One row of a game's log (a tuple: a long log is read fast)."""
-
-    seq: int
-    event: dict
-    token: str | None
-    created: str
 
 
 def _now() -> str:
@@ -167,7 +156,8 @@ class Store:
         self.cache_size = settings.get("RSS_CACHE_GAMES", CACHE_SIZE)
         self._cache_lock = threading.Lock()
         self._info: OrderedDict[str, GameInfo] = OrderedDict()  # game headers never change
-        self._expanded: OrderedDict[tuple[str, int], dict] = OrderedDict()  # (gid, seq) -> a going back read
+        self._rows = RowReader(self.tables)  # the log's rows, a going back with its events (logrows.py)
+        self._held = budget.Held()  # what each game holds (its budget: assistant/store/budget.py)
         if migrate:
             self.tables.migrate()
 
@@ -276,38 +266,8 @@ class Store:
 
     # -- events ------------------------------------------------------------------
     def rows(self, gid: str, after: int = 0, upto: int | None = None) -> list[Row]:
-        """The log rows after row ``after`` (up to row ``upto``), in order; a going back with the
-        events it brings back (stored without them: ``walk.compact``; worked out once, then kept)."""
-        rows = self._read(gid, after, upto)
-        wanted = [r.seq for r in rows if is_compact(r.event)]
-        if not wanted:
-            return rows
-        with self._cache_lock:
-            missing = [seq for seq in wanted if (gid, seq) not in self._expanded]
-        if missing:
-            prefix = rows if after == 0 else self._read(gid, 0, max(missing))
-            try:
-                found = expand(prefix[: max(missing)])
-            except ValueError as err:
-                raise Damaged(f"database disk image is malformed: {err}") from err
-            with self._cache_lock:
-                for seq, event in found.items():
-                    self._expanded[(gid, seq)] = event
-                while len(self._expanded) > EXPANDED_KEPT:
-                    self._expanded.popitem(last=False)
-        with self._cache_lock:
-            known = {seq: self._expanded.get((gid, seq)) for seq in wanted}
-        if any(event is None for event in known.values()):  # pushed out meanwhile: work them out here
-            known = expand(self._read(gid, 0, max(wanted)))
-        return [r._replace(event=known[r.seq]) if r.seq in known else r for r in rows]
-
-    def _read(self, gid: str, after: int, upto: int | None) -> list[Row]:
-        out = []
-        for n, (seq, event, token, created) in enumerate(self.tables.rows(gid, after, upto)):
-            if not n % 64:
-                deadline.check()  # a long log is read within the request's deadline
-            out.append(Row(seq, _stored_event(event), token, created))
-        return out
+        """The log rows after row ``after`` (up to row ``upto``), in order (assistant/store/logrows.py)."""
+        return self._rows.read(gid, after, upto)
 
     def seq(self, gid: str) -> int:
         return self.tables.seq(gid)
@@ -367,6 +327,7 @@ class Store:
         try:
             budget.check_room(self.tables, gid, sum(len(data) for _seq, _count, data in saves))
             self.tables.save_states(gid, saved.version(), saves, _now())
+            self._held.forget(gid)
         except Exception as err:  # noqa: BLE001
             log.warning("game %s: %d saved states were not written (%s)", gid, len(saves), err)
 
@@ -476,8 +437,11 @@ class Store:
         """Write ``row`` at ``expected_seq``: (its seq, ``known`` cached), or (the seq a token already
         used produced, None); Stale if another row was written meanwhile."""
         text = json.dumps(compact(row))  # a going back: its row number, not the events it brings back
-        budget.check_room(self.tables, gid, len(text))  # every write counts against the caps (issue 38)
+        held = self._held.of(self.tables, gid, expected_seq)
+        budget.check_room(self.tables, gid, len(text), held)  # every write counts against the caps (issue 38)
         status, seq = self.tables.append(gid, expected_seq, text, token, _now())
+        if status == "written":
+            self._held.wrote(gid, seq, len(text.encode()))
         if status == "token":
             return seq, None
         if status == "stale":
@@ -635,14 +599,6 @@ class Store:
 def tables_for(target: str):
     """The tables of the store ``target`` names: PostgreSQL for a postgresql:// URL, else an SQLite file."""
     return dburl.backend(target)(target)
-
-
-def _stored_event(text: str) -> dict:
-    """A log row's event as stored (the one place rows are read: assistant/log/walk.py)."""
-    try:
-        return read_row(text)
-    except ValueError as err:
-        raise Damaged("database disk image is malformed: a stored row is not readable") from err
 
 
 def _stored_json(text: str):

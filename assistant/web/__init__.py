@@ -6,9 +6,8 @@ import os
 
 from flask import Flask
 
-from assistant import settings
 from assistant.log import saved
-from assistant.store import places
+from assistant.store import places, settings
 from assistant.web import assets, costly, csrf, db, deadlines, decision_groups, errors, headers, secret, templating
 from assistant.web.db import get_store  # noqa: F401 - the views' way to the store (web/db.py)
 from assistant.web.paths import STATIC, TEMPLATES

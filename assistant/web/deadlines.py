@@ -17,8 +17,8 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.exceptions import ServiceUnavailable
 
-from assistant import settings
 from assistant.rules.core import deadline
+from assistant.store import settings
 
 REQUEST_SECONDS = 10.0
 RETRY_AFTER = 5  # seconds a client is told to wait after a 503 of an overloaded or overdue request

@@ -13,10 +13,11 @@ which may hold a path a client chose.  Past ``KINDS`` kinds, the rest share one.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable
+
+from assistant.store import settings
 
 EVERY = 60.0  # seconds: each kind written at most once in this long
 KINDS = 200  # kinds told apart (each a few dozen bytes of memory); the rest share one
@@ -24,10 +25,7 @@ OTHER = ("other",)
 
 
 def every() -> float:
-    try:
-        return max(0.0, float(os.environ.get("RSS_ERROR_LOG_SECONDS") or EVERY))
-    except ValueError:
-        return EVERY
+    return settings.get("RSS_ERROR_LOG_SECONDS", EVERY)
 
 
 def _kind(record: logging.LogRecord) -> tuple:

@@ -19,7 +19,7 @@ import time
 from flask import current_app, request
 from werkzeug.exceptions import HTTPException, TooManyRequests
 
-from assistant import settings
+from assistant.store import settings
 
 DEFAULT_CREATE_LIMIT = "60/600"
 DEFAULT_DB_MAX_MB = 4096

@@ -35,9 +35,8 @@ import time
 from flask import current_app
 from werkzeug.exceptions import ServiceUnavailable
 
-from assistant import settings
 from assistant.rules.core import deadline
-from assistant.store import ImportRefused, Store
+from assistant.store import ImportRefused, Store, settings
 from assistant.web import costly
 from assistant.web.db import get_store
 from assistant.web.deadlines import RETRY_AFTER, request_seconds

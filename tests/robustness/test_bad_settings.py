@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from assistant import settings
+from assistant.store import settings
 
 from .conftest import ROOT, free_port
 
@@ -22,6 +22,8 @@ BAD = {
     "RSS_REQUEST_SECONDS": "-3",
     "RSS_PG_POOL": "0",
     "RSS_SAVE_EVERY": "lots",
+    "RSS_TRUSTED_PROXIES": "the-proxy",
+    "RSS_HEAD_SECONDS": "soon",
 }
 
 

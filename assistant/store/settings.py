@@ -9,6 +9,7 @@ bad ``RSS_GRACE_MS`` had the supervisor restart a crashing server for ever; a ba
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from collections.abc import Callable
@@ -64,6 +65,13 @@ def _rate(text: str) -> tuple[int, int]:
     return out
 
 
+def _addresses(text: str) -> frozenset[str]:
+    out = frozenset(a.strip() for a in text.split(",") if a.strip())
+    for address in out:
+        ipaddress.ip_address(address)  # ValueError: not an address
+    return out
+
+
 _SWITCH = ("on", "off", "1", "0", "yes", "no", "true", "false")
 
 SETTINGS = {
@@ -85,6 +93,14 @@ SETTINGS = {
         Setting("RSS_PG_POOL", 8, "a whole number of connections, at least 1 (e.g. 8)", _whole(1)),
         Setting("RSS_CACHE_GAMES", 1024, "a whole number of games, at least 1 (e.g. 1024)", _whole(1)),
         Setting("RSS_SAVE_EVERY", 200, "a whole number of rows, 0 or more (0: never)", _whole(0)),
+        Setting("RSS_CLIENT_QUEUE", 32, "a whole number of requests, at least 1 (e.g. 32)", _whole(1)),
+        Setting("RSS_CLIENT_STREAMS", 1000, "a whole number of streams, at least 1 (e.g. 1000)", _whole(1)),
+        Setting("RSS_CLIENT_CONNECTIONS", 2000, "a whole number of connections, at least 1 (e.g. 2000)", _whole(1)),
+        Setting("RSS_HEAD_SECONDS", 30.0, "a number of seconds above 0 (e.g. 30)", _number(0, above=True)),
+        Setting("RSS_ERROR_LOG_SECONDS", 60.0, "a number of seconds, 0 or more (e.g. 60)", _number(0)),
+        Setting(
+            "RSS_TRUSTED_PROXIES", frozenset(), "IP addresses separated by commas (e.g. 10.0.0.2,10.0.0.3)", _addresses
+        ),
     )
 }
 
