@@ -76,6 +76,19 @@ text = open(source, encoding="utf-8").read() + "\n[tool.mutmut]\n"
 text += "".join(f"{key} = {json.dumps(value)}\n" for key, value in settings.items())
 open(target, "w", encoding="utf-8").write(text)
 EOF
+  # mutmut copies the package's other files (data such as words.json) only once: a later run
+  # would test new code with the old data, so the changed ones are copied again here
+  python - "$ROOT" "$dir/mutants" <<'EOF'
+import filecmp, shutil, sys
+from pathlib import Path
+root, target = map(Path, sys.argv[1:])
+for source in (root / "assistant").rglob("*") if target.exists() else ():
+    if source.is_file() and source.suffix not in (".py", ".pyc") and "__pycache__" not in source.parts:
+        copy = target / source.relative_to(root)
+        if not copy.exists() or not filecmp.cmp(source, copy, shallow=False):
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, copy)
+EOF
   echo "== mutmut on $path (in ${dir#"$ROOT"/})"
   local names=()
   if [ $again -eq 1 ]; then
