@@ -174,6 +174,7 @@ def test_a_typed_figure_is_a_whole_number_within_what_a_game_can_hold():
     assert _refused(_number, "-" + "9" * 4000, "Amy's money")[0] == "Amy's money cannot be below 0."
     assert _number("123456789", "Turn", high=10**10) == 123_456_789  # nine digits are read as they are
     assert _number("1234567890", "Turn", high=10**10) == 10**9  # a tenth digit: past any range, 10**9 stands in
+    assert _number("-1234567890", "Turn", low=-(10**10)) == -(10**9)
     assert _number("4", "Amy's shares", high=4) == 4
     assert _refused(_number, "5", "Amy's shares", high=4)[0] == "Amy's shares cannot be above 4: no game has that many."
     assert _number("2", "Turn", low=2) == 2
@@ -214,6 +215,8 @@ def test_the_game_and_its_players_in_order_as_the_form_names_them():
     assert game_and_players(form("A" * 30, "Brian"))[1] == ["A" * 30, "Brian"]
     assert _refused(game_and_players, form("A" * 31, "Brian"))[0] == "Names can have at most 30 characters."
     assert _refused(game_and_players, form("Amy", "Amy"))[0] == "Two players have the same name."
+    # the name rules of every name a person types (assistant/store/names.py), as a sentence
+    assert _refused(game_and_players, form("Am\x07y", "Brian"))[0] == "A player name contains a control character."
     message, status = _refused(game_and_players, form("Amy", "Brian", game="nope"))
     assert message.startswith("Unknown game 'nope'") and status == 422
 
@@ -261,3 +264,28 @@ def test_the_form_offers_each_company_of_the_game_to_each_player_and_a_known_res
     finally:
         release.set()
         thread.join(5)
+
+
+def test_the_final_order_and_the_two_handed_variant_are_read_from_the_form():
+    from werkzeug.datastructures import MultiDict
+
+    from assistant.web.scorecheck import ScoreForm, final_order
+
+    assert final_order([], ["Amy", "Brian"]) == ["Amy", "Brian"]  # entered in the final order
+    assert final_order(["Brian", "Amy"], ["Amy", "Brian"]) == ["Brian", "Amy"]
+    assert _refused(final_order, ["Amy", "Amy"], ["Amy", "Brian"]) == (
+        "The final player order must name every seat once.",
+        422,
+    )
+    three = MultiDict([("game", "rolling-stock-stars"), ("option", "two_handed")] + [("name", n) for n in "ABC"])
+    assert _refused(ScoreForm.read, three) == (
+        "The two-handed variant is for 2 persons: enter just their two names, person A first.",
+        422,
+    )
+
+
+def test_the_text_to_share_has_a_blank_line_between_the_ranking_and_the_make_up(client):
+    page = client.get(_url(**FIELDS)).text
+    share = re.search(r"<textarea readonly[^>]*>(.*?)</textarea>", page, re.S).group(1).split("\n")
+    assert share[0] == "Rolling Stock Stars: final scores" and share[1] == "1. Dirk: 210"
+    assert [line[:3] for line in share[1:5]] == ["1. ", "2. ", "3. ", "4. "] and share[5] == "" and share[6]
