@@ -52,7 +52,7 @@ atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
 # (README, "Set-up").
 BROWSER_FIXTURES = {"browser", "live", "live_server"}
 SERVER_FIXTURES = {"server_factory"}
-SERVER_MODULES = {"test_server", "test_restart", "test_packaging", "test_stream"}
+SERVER_MODULES = {"test_server", "test_restart", "test_packaging", "test_stream", "test_stop"}
 # ``slow`` tests play many games through the engine (playouts, previews of every event, random logs):
 # the full suite runs them, ``--quick`` does not
 SLOW_MODULES = {"test_random_playouts"}
