@@ -62,8 +62,8 @@ def _run(args) -> int:
 
         return score_main(args.file)
     if args.command == "check-db":
+        from assistant.cli.checkdb import main as check_main
         from assistant.store import dburl
-        from assistant.store.dbcheck import main as check_main
 
         if args.db:
             dburl.check(args.db)

@@ -32,7 +32,7 @@ from assistant.serve import clients, reaper, supervisor
 from assistant.serve.front import BufferedBodies
 from assistant.serve.hosts import HostCheck
 from assistant.serve.poll import FastPoll
-from assistant.store import DatabaseDamaged, dburl, places
+from assistant.store import DatabaseDamaged, backends, dburl, places
 from assistant.store import settings as env_settings
 from assistant.store.sqlite import ENV_IDENT
 from assistant.web import MAX_BODY, create_app, limits, templating
@@ -278,7 +278,7 @@ def run_granian(s: Settings) -> None:
     from granian.http import HTTP1Settings
 
     if s.db:
-        os.environ[ENV_DB] = dburl.backend(s.db).where(s.db)
+        os.environ[ENV_DB] = backends.backend(s.db).where(s.db)
     os.environ["RSS_THREADS"] = str(s.threads)  # the app's threads in each worker (front.BufferedBodies)
     os.environ[ENV_PORT] = str(s.port)  # each worker looks at its own connections on it (reaper.py)
     _raise_file_limit(s.workers * CONNECTIONS_PER_WORKER + 256)
@@ -378,7 +378,7 @@ def main(
     for note in app.extensions["rss_place_notes"]:  # games in an older default place (store/places.py)
         print(note, flush=True)
     os.environ[places.ENV] = app.instance_path  # the workers (and restarts) use the same folder and secret
-    backend = dburl.backend(database)
+    backend = backends.backend(database)
     if backend.on_disk:
         free, low = limits.disk_report(database)
         cap = limits.db_max_bytes() >> 20

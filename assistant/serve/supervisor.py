@@ -24,7 +24,7 @@ import subprocess
 import sys
 import time
 
-from assistant.store import dbcheck
+from assistant.store import backends
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0)  # seconds before the 1st, 2nd, 3rd and later restarts in a row
 STABLE_SECONDS = 60  # a server that ran this long counts as well again: the next wait is the first
@@ -88,7 +88,7 @@ def supervise(argv: list[str], database: str, instance_path: str | None, named: 
         if stopping:
             return 0
         try:
-            dbcheck.check_before_start(database, instance_path, named=named)
-        except dbcheck.DatabaseDamaged as err:
+            backends.check_before_start(database, instance_path, named=named)
+        except backends.DatabaseDamaged as err:
             print(f"Not started again: {err.message}", file=sys.stderr, flush=True)
             return 2

@@ -1,5 +1,5 @@
 """Is the database whole?  The check behind ``serve`` (before it starts) and ``check-db``: an SQLite
-file's checks here, and PostgreSQL's (``inspect_postgres``); each backend names its own (``dburl.backend``).
+file's checks here, and PostgreSQL's (``inspect_postgres``); each backend names its own (``backends.backend``).
 
 The server refuses to start whenever it would have to guess what happened to the games:
 
@@ -18,7 +18,6 @@ The check only reads: it opens the file read-only and never creates it.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sqlite3
@@ -233,11 +232,6 @@ def remember(path: str, instance_path: str | None) -> None:
             f.write(path + "\n")
 
 
-def check_before_start(path: str, instance_path: str | None = None, named: bool = False) -> Report:
-    """The start check of ``serve``: the report, or DatabaseDamaged with what to do (the backend's own)."""
-    return dburl.backend(path).check_before_start(path, instance_path, named)
-
-
 def check_postgres_before_start(url: str, instance_path: str | None = None, named: bool = False) -> Report:
     report = inspect_postgres(url)
     if report.problems:
@@ -272,55 +266,3 @@ def check_file_before_start(path: str, instance_path: str | None = None, named: 
             "The server does not start a blank table over it. " + restore_advice(path)
         )
     return report
-
-
-def default_path(db: str | None = None) -> str:
-    """The file ``serve`` would use: ``--db``, else $RSS_DB, else rss.sqlite3 in the data folder (places.py)."""
-    if db:
-        return db
-    if os.environ.get("RSS_DB"):
-        return os.environ["RSS_DB"]
-    from assistant.store import places
-
-    return places.choose().database
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m assistant check-db [--db FILE]``: 0 if the file is whole, 1 if damaged, 2 if missing."""
-    parser = argparse.ArgumentParser(prog="python -m assistant check-db")
-    parser.add_argument("--db", default=None, help="SQLite file (default: the one serve uses)")
-    args = parser.parse_args(argv)
-    path = default_path(args.db)
-    backend = dburl.backend(path)
-    report = backend.inspect(path)
-    if not report.exists:
-        print(f"No database file at {path}.")
-        return 2
-    if report.problems:
-        print(f"DAMAGED: {report.path}")
-        for problem in report.problems:
-            print(f"  {problem}")
-        if backend.restore_advice(path):
-            print(backend.restore_advice(path))
-        return 1
-    if report.empty:
-        print(f"EMPTY: {path} is 0 bytes: it holds no games. If it should, restore a backup.")
-        print(backend.restore_advice(path))
-        return 1
-    from assistant.store import statecheck  # (the rules engine: only where saved states are checked)
-
-    report.warnings, differ = statecheck.check(path)
-    _warn(report)
-    if differ:
-        print(f"SAVED STATES DIFFER: {report.path}")
-        for line in differ:
-            print(f"  {line}")
-        print("  Those states would be used, signed with this database's key: report it (a fault of this program).")
-        return 1
-    print(f"OK: {report.summary()}")
-    return 0
-
-
-def _warn(report: Report) -> None:
-    for warning in report.warnings:
-        print(f"WARNING: {warning} (the log is replayed instead)")

@@ -31,19 +31,6 @@ def is_postgres(target: str) -> bool:
     return bool(m) and m.group(1).lower() in SCHEMES
 
 
-def backend(target: str):
-    """The backend class of the database ``target`` names (``SQLiteTables`` or ``PostgresTables``):
-    the one place that tells them apart.  What differs between them is theirs to say (their
-    ``prepare``, ``where``, ``inspect``, ``check_before_start``, ``remember``, ...)."""
-    if is_postgres(target):
-        from assistant.store.postgres import PostgresTables  # psycopg: installed with the postgresql extra
-
-        return PostgresTables
-    from assistant.store.sqlite import SQLiteTables
-
-    return SQLiteTables
-
-
 def check(target: str) -> str:
     """``target`` as given when it is usable; BadDatabase with the reason otherwise."""
     if not isinstance(target, str) or not target.strip():

@@ -31,8 +31,9 @@ SEQS = "SELECT game_id, MAX(seq) FROM events WHERE game_id IN ({}) GROUP BY game
 class SQLiteFeed:
     answers_polls = True
 
-    def __init__(self, path: str, served: str | None):
-        self.path, self.served = path, served  # served: the file the store serves (its ident)
+    def __init__(self, path: str, served: str | None, ident):
+        # served: the file the store serves, as ``ident(path)`` tells it (sqlite.file_ident)
+        self.path, self.served, self.ident = path, served, ident
         self.conn = None
         self.marks: list[int] | None = None
 
@@ -69,9 +70,7 @@ class SQLiteFeed:
 
     def still_served(self) -> bool:
         """The file is still the one the store serves (not deleted, not replaced by another)."""
-        from assistant.store.sqlite import file_ident
-
-        ident = file_ident(self.path)
+        ident = self.ident(self.path)
         if ident is None:
             return False
         if self.served is None:

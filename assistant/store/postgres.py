@@ -73,7 +73,7 @@ class PostgresTables:
     kind = "postgresql"
     DATABASE_ERRORS = (psycopg.Error, PoolTimeout)
 
-    # -- what differs for a database on a server (dburl.backend) -------------------------------
+    # -- what differs for a database on a server (backends.backend) -------------------------------
     @staticmethod
     def where(target: str) -> str:
         return target

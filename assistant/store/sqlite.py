@@ -115,7 +115,7 @@ class SQLiteTables:
     kind = "sqlite"
     DATABASE_ERRORS = (sqlite3.Error,)
 
-    # -- what differs for a database that is a file (dburl.backend) ---------------------------
+    # -- what differs for a database that is a file (backends.backend) ---------------------------
     @staticmethod
     def where(target: str) -> str:
         """The file, as every process names it (an absolute path)."""
@@ -180,7 +180,7 @@ class SQLiteTables:
         """Which games changed, for the streams' waker (feeds.py)."""
         from assistant.store.feeds import SQLiteFeed
 
-        return SQLiteFeed(self.path, self.ident)
+        return SQLiteFeed(self.path, self.ident, file_ident)
 
     def check_file(self) -> None:
         """Raise DatabaseVanished if the file is gone or is another file than the one served."""

@@ -38,7 +38,7 @@ from assistant.rules import RuleError, registry
 from assistant.rules.core import events, position
 from assistant.rules.core.game import Game
 from assistant.rules.core.records import Journal
-from assistant.store import budget, dburl, settings
+from assistant.store import backends, budget, dburl, settings
 from assistant.store.errors import (
     Damaged,
     ImportRefused,
@@ -598,7 +598,7 @@ class Store:
 
 def tables_for(target: str):
     """The tables of the store ``target`` names: PostgreSQL for a postgresql:// URL, else an SQLite file."""
-    return dburl.backend(target)(target)
+    return backends.backend(target)(target)
 
 
 def _stored_json(text: str):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Flask, current_app
 
-from assistant.store import Store, dburl
+from assistant.store import Store, backends, dburl
 
 KEY = "rss_store"  # app.extensions[KEY]: the app's one Store (it owns the cache of timelines)
 
@@ -14,7 +14,7 @@ KEY = "rss_store"  # app.extensions[KEY]: the app's one Store (it owns the cache
 def init_app(app: Flask) -> Store:
     """Check the database (``serve``: refuse a damaged or unexpectedly empty file) and open the store."""
     target = app.config["DATABASE"] = dburl.check(str(app.config["DATABASE"]))  # a file, or a postgresql:// URL
-    backend = dburl.backend(target)  # what differs between an SQLite file and PostgreSQL is the backend's
+    backend = backends.backend(target)  # what differs between an SQLite file and PostgreSQL is the backend's
     backend.prepare(target)
     if app.config.get("DATABASE_CHECK"):  # serve: refuse a damaged or unexpectedly empty file (DatabaseDamaged)
         app.extensions["rss_db_report"] = backend.check_before_start(

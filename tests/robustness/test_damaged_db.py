@@ -20,7 +20,7 @@ import pytest
 
 from assistant.log import saved
 from assistant.store import DatabaseDamaged, Store
-from assistant.store.dbcheck import check_before_start
+from assistant.store.backends import check_before_start
 
 from .conftest import ROOT, Http, Server, load_transcript
 

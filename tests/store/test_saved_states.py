@@ -246,7 +246,8 @@ def test_a_planted_state_whose_loading_would_create_a_file_is_never_loaded(store
     copy-db treat it as absent (with a warning), and the file is never created."""
     import pickle
 
-    from assistant.store import copydb, dbcheck
+    from assistant.cli import checkdb
+    from assistant.store import copydb
 
     marker = tmp_path / "created-by-a-saved-state"
     store = Store(store_target, save_every=10**9)  # no state of its own saved
@@ -257,7 +258,7 @@ def test_a_planted_state_whose_loading_would_create_a_file_is_never_loaded(store
     assert store.tables.saved_state(gid, saved_states.version(), 10**9, 10**9) == (seq, data)
     reference = _replayed(store, gid)[0].snapshot()
     capsys.readouterr()
-    assert dbcheck.main(["--db", store_target]) == 0
+    assert checkdb.main(["--db", store_target]) == 0
     said = capsys.readouterr().out
     assert f"WARNING: game {gid}: the state saved at row {seq} is not used" in said and "OK:" in said
     fresh = Store(store_target, save_every=EVERY)  # would start from the planted state

@@ -11,8 +11,9 @@ import tracemalloc
 
 import pytest
 
+from assistant.cli import checkdb
 from assistant.log import saved
-from assistant.store import Store, copydb, dbcheck
+from assistant.store import Store, copydb
 from tests.store.test_saved_states import _long_game
 
 SECRET = "the table's secret"
@@ -58,7 +59,7 @@ def test_an_edited_state_is_never_used_and_check_db_says_where_it_differs(store_
     assert seq == 100 and saved.loads(seq, saved.opened(KEY, gid, seq, data)).game.players["Amy"].cash == CASH
     _plant(store, gid, seq, _edited(data, seq, CASH + 50))
     capsys.readouterr()
-    assert dbcheck.main(["--db", store_target]) == 0  # not used: a warning, not damage
+    assert checkdb.main(["--db", store_target]) == 0  # not used: a warning, not damage
     said = capsys.readouterr().out
     assert f"WARNING: game {gid}: the state saved at row 100 is not used (its signature does not hold" in said
     assert f"game {gid}: the state saved at row 100 differs from a replay of its log: " in said
@@ -102,7 +103,7 @@ def test_check_db_fails_on_a_signed_state_that_differs_from_its_log(tmp_path, se
     seq, data = _latest(store, gid)
     _plant(store, gid, seq, _edited(data, seq, CASH - 1, sign_with=KEY, gid=gid))
     capsys.readouterr()
-    assert dbcheck.main(["--db", path]) == 1
+    assert checkdb.main(["--db", path]) == 1
     said = capsys.readouterr().out
     assert "SAVED STATES DIFFER" in said
     assert (
