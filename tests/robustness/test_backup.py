@@ -7,6 +7,7 @@ prefix of the log; restoring it as the README says resumes every game where the 
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -51,12 +52,15 @@ def _rows(events: list[dict]):
 
 def test_readme_backup_commands_give_a_consistent_copy_during_writes(server_factory, tmp_path):
     commands = _readme_commands()
-    assert len(commands) == 2 and "instance/rss.sqlite3" in commands[0] and "backup(" in commands[1]
+    assert len(commands) == 2 and "~/.local/share/rss-assistant/rss.sqlite3" in commands[0] and "backup(" in commands[1]
     data = load_transcript()
     events = table_events(data)
     row = _rows(events)
-    db = tmp_path / "instance" / "rss.sqlite3"  # where the README says the database is
-    db.parent.mkdir()
+    # where the README says the database is (Linux's default data folder), under a home of the test's own
+    db = tmp_path / ".local" / "share" / "rss-assistant" / "rss.sqlite3"
+    db.parent.mkdir(parents=True)
+    home = dict(os.environ, HOME=str(tmp_path))
+    home.pop("XDG_DATA_HOME", None)
     srv = server_factory(db)
     gid = import_game(Http(srv.base), header(data))
     stop = threading.Event()
@@ -94,7 +98,7 @@ def test_readme_backup_commands_give_a_consistent_copy_during_writes(server_fact
             before = len(acked)  # acknowledged before the backup began: all of it is in the backup
             if command.startswith("python "):
                 command = shlex.quote(sys.executable) + command[len("python") :]
-            subprocess.run(command, shell=True, cwd=tmp_path, check=True, timeout=60)
+            subprocess.run(command, shell=True, cwd=tmp_path, check=True, timeout=60, env=home)
             out = "backup-cli0.sqlite3" if n == 0 else "backup.sqlite3"
             backups.append((tmp_path / out, before))
             stop.wait(0.2)
