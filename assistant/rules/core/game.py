@@ -3,30 +3,34 @@
 A ``Game`` mirrors one physical game.  ``apply(event)`` either accepts an event (and then
 runs everything the rules do by themselves until the next decision is needed) or raises
 ``RuleError`` and leaves the game exactly as it was: every handler validates before it
-changes anything.  The phase rules live in the mixins of ``phases/``; shared procedures
-(paying, bankruptcy, presidency, price moves) live here.
+changes anything.  The phase rules live in the mixins of ``phases/``, the deck and the cards
+drawn in ``deck.py``, incomes and scores in ``figures.py``, the procedures every phase shares (paying,
+bankruptcy, presidency, price moves) in ``procedures.py``.
 """
 
 from __future__ import annotations
 
 import pickle
 
-from . import deadline, events, final_score, position, words
-from .compute import corporation_income, private_income
+from . import deadline, events, position
+from .deck import DeckMixin
 from .entities import Corporation, ForeignInvestor, Player
 from .errors import RuleError
-from .market import move
+from .figures import FiguresMixin
 from .menu import MenuMixin
 from .phases.corporate import CorporateMixin
 from .phases.investment import InvestmentMixin
 from .phases.trading import TradingMixin
+from .procedures import ProceduresMixin
 from .records import Journal
 from .snapshot import SnapshotMixin
 
 ENTITY_NAMES = {"Bank", "Foreign investor", "the foreign investor"}
 
 
-class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMixin):
+class Game(
+    InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMixin, DeckMixin, FiguresMixin, ProceduresMixin
+):
     """The shared engine of every game of the Rolling Stock family, from set-up to final scoring.
 
     A game of one ruleset is an instance of that game's subclass (``stars/game.py``,
@@ -420,202 +424,6 @@ class Game(InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMix
         else:
             self.phase += 1
         getattr(self, self._START_OF[self.phase])()
-
-    # ------------------------------------------------------------------ the deck
-    def top_color(self) -> str | None:
-        for color in self.colors:
-            if self.deck_left[color]:
-                return color
-        return None
-
-    def deck_size(self) -> int:
-        return sum(self.deck_left.values())
-
-    def costs(self) -> dict[str, int]:
-        """Cost of ownership per colour (colours without a cost left out)."""
-        top = self.top_color()
-        if top is None:
-            top = "end_back" if self.end_flipped else "end_front"
-        return self.cost_shown_by(top)
-
-    def cost_shown_by(self, top: str) -> dict[str, int]:
-        """The cost of ownership a deck top colour (or "end_front" / "end_back") shows."""
-        return self.cards.cost_by_top[top]
-
-    def reveal_choices(self) -> list[str]:
-        """Companies that can be the card now on top of the deck."""
-        color = self.top_color()
-        if color is None:
-            return []
-        unseen = [a for a in self.cards.companies_by_color[color] if a not in self.seen]
-        if self.open_deck is not None:
-            return [a for a in unseen if a in self.open_deck]
-        return unseen
-
-    def reveal_refusal(self, company: str, color: str) -> str:
-        """Why ``company`` of the top colour cannot be the card drawn now."""
-        if self.open_deck is not None:
-            return f"The {company} is not in this (open) deck."
-        return f"The {company} cannot be the card on top of the deck now."
-
-    def _draw(self, count: int = 1) -> None:
-        """Cards drawn from the deck: the table must tell which (one reveal each)."""
-        self.pending_reveals += min(count, self.deck_size() - self.pending_reveals)
-
-    def _ev_reveal(self, ev) -> str:
-        if not self.pending_reveals:
-            raise RuleError("No card is being drawn now.")
-        company = ev.get("company")
-        color = self.top_color()
-        companies = self.cards.companies
-        if company not in companies:
-            raise RuleError(f"There is no company {company!r}.")
-        if company in self.seen:
-            raise RuleError(f"The {company} has already been drawn.")
-        if companies[company].color != color:
-            raise RuleError(f"The top card of the deck is {color}; the {company} is {companies[company].color}.")
-        if company not in self.reveal_choices():
-            raise RuleError(self.reveal_refusal(company, color))
-        self.seen.add(company)
-        self.deck_left[color] -= 1
-        self.pending_reveals -= 1
-        if self.setup:
-            self.available.append(company)
-            if not self.pending_reveals:
-                self.setup = False
-            return f"{company} drawn for the initial offering"
-        self.unavailable.append(company)
-        return f"{company} drawn (unavailable until {self.ruleset.word('drawn_waits')})"
-
-    # ------------------------------------------------------------------ shared procedures
-    def _log(self, text: str) -> None:
-        self._auto.append(text)
-
-    def _money(self, payer: str, payee: str, amount: int, why: str) -> None:
-        """Record a money movement for the banker's sheet (the engine has already moved it)."""
-        if amount < 0:
-            payer, payee, amount = payee, payer, -amount
-        if amount:
-            self._moves.append((payer, payee, amount, why))
-
-    def company_owner_name(self, abbr: str) -> str | None:
-        ent = self.owner.get(abbr)
-        return None if ent is None else ent.name
-
-    def _give_company(self, abbr: str, entity) -> None:
-        old = self.owner.get(abbr)
-        if old is not None:
-            old.companies.remove(abbr)
-        entity.companies.append(abbr)
-        self.owner[abbr] = entity
-
-    def _remove_company(self, abbr: str) -> None:
-        ent = self.owner.pop(abbr)
-        ent.companies.remove(abbr)
-
-    def in_use(self, corp_name: str | None = None) -> set[int]:
-        """Share price cards held by corporations other than ``corp_name``."""
-        return {p for p, c in self.price_holder.items() if c != corp_name}
-
-    def _set_price(self, corp: Corporation, price: int) -> None:
-        if self.price_holder.get(corp.price) == corp.name:
-            del self.price_holder[corp.price]
-        corp.price = price
-        if price not in self.price_holder and price != 0:
-            self.price_holder[price] = corp.name
-
-    def price_move(self, corp: Corporation, steps: int):
-        return move(corp.price, steps, self.in_use(corp.name), self.cards.prices, self.cards.price_index)
-
-    def _go_bankrupt(self, corp: Corporation, why: str) -> None:
-        for abbr in list(corp.companies):
-            self._remove_company(abbr)
-        for p in self.players.values():
-            p.shares.pop(corp.name, None)
-        if self.price_holder.get(corp.price) == corp.name:
-            del self.price_holder[corp.price]
-        self._money(corp.name, "Bank", corp.cash, "bankruptcy")
-        corp.cash = 0
-        del self.corps[corp.name]
-        if corp.name in self.queue:
-            self.queue.remove(corp.name)
-        if corp.name in self.receivers:
-            self.receivers.remove(corp.name)
-        self._log(
-            f"{corp.name} goes bankrupt ({why}): its companies leave the game, its shares are void, "
-            f"its {self.ruleset.word('charter')} is free again"
-        )
-
-    def _check_presidency(self, corp: Corporation, acting: str | None = None) -> None:
-        """Change of presidency: the first player after the president (or the acting seller)
-        in player order holding more shares than the president, repeated until settled."""
-        current = acting or corp.president
-        holdings = {p: self.players[p].shares.get(corp.name, 0) for p in self.order}
-        if not any(holdings.values()):
-            if corp.president is not None:
-                self._log(f"{corp.name} goes into receivership: the bank holds all its shares")
-            corp.president = None
-            return
-        if current is None:
-            return
-        best = max(holdings.values())
-        if holdings[current] >= best:
-            if corp.president != current:
-                corp.president = current
-            return
-        i = self.order.index(current)
-        n = len(self.order)
-        for k in range(1, n):
-            cand = self.order[(i + k) % n]
-            if holdings[cand] == best:
-                if corp.president != cand:
-                    self._log(f"{cand} becomes president of {corp.name} ({words.count(best, 'share')})")
-                corp.president = cand
-                return
-
-    # ------------------------------------------------------------------ figures
-    def player_income(self, name: str):
-        return private_income(self.players[name].companies, self.costs(), self.cards.companies)
-
-    def fi_income(self):
-        return private_income(self.fi.companies, self.costs(), self.cards.companies, self.cards.foreign_investor_income)
-
-    def corporation_income(self, name: str, abbrs, costs):
-        """Income of a corporation with these companies: synergies, and its charter's ability if any."""
-        return corporation_income(name, self.ability(name), abbrs, costs, self.cards.companies)
-
-    def corp_income(self, name: str):
-        corp = self.corps[name]
-        return self.corporation_income(name, corp.companies, self.costs())
-
-    def share_order(self) -> list[str]:
-        """Corporations in share price order (highest first)."""
-        return sorted(self.corps, key=lambda c: -self.corps[c].price)
-
-    def unowned_left(self) -> bool:
-        return bool(self.available or self.unavailable or self.deck_size())
-
-    def scores(self) -> dict[str, int]:
-        out = {}
-        for name, p in self.players.items():
-            total = p.cash + sum(self.cards.companies[a].face_value for a in p.companies)
-            for cname, n in p.shares.items():
-                total += n * self.corps[cname].price
-            out[name] = total
-        return out
-
-    def ranking(self, scores: dict[str, int]) -> list[str]:
-        """Players by score, best first; a tie goes to the player earlier in (the final) player order."""
-        return sorted(self.order, key=lambda p: (-scores[p], self.order.index(p)))
-
-    def _finish_game(self) -> None:
-        self.game_over = True
-        scores = self.scores()
-        ranking = self.ranking(scores)
-        self.final = {"scores": scores, "ranking": ranking}
-        if self.two_handed:  # the seats in their first player order decide whose they are
-            self.final["two_handed"] = final_score.two_handed(list(self.players), self.persons, ranking)
-        self._log("The game ends. " + ", ".join(f"{p} {scores[p]}" for p in ranking))
 
     def __repr__(self):
         return f"{type(self).__name__}(turn={self.turn}, phase={self.phase}, players={self.order})"
