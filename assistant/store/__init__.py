@@ -1,7 +1,10 @@
 """Where the games are kept: the rows of each game's log, behind one interface (``store.py``), on
 SQLite (``sqlite.py``, one file, the default) or PostgreSQL (``postgres.py``, several app servers on
-one database), with the schema's steps (``schema.py``), the database's address (``dburl.py``), its
-checks (``dbcheck.py``) and copies (``copydb.py``), and the players' names (``names.py``).
+one database), with the schema's steps (``schema.py``), the database's address (``dburl.py``) and
+backend (``backends.py``), its checks (``dbcheck.py``) and copies (``copydb.py``), and the players'
+names (``names.py``). ``Store`` is the facade the web uses; its games' timelines (cache, replay,
+saved states) are in ``timelines.py``, import and export in ``transcripts.py``, what may be entered
+in ``entries.py``.
 
 The log itself is read in ``assistant/log/``; the store keeps rows and a cache of timelines."""
 

@@ -25,23 +25,27 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 
-from assistant.log import saved, transcript
-from assistant.log.timeline import REWRITES, NothingEntered, Timeline, Unplayable, build, fresh, replay
+from assistant.log import saved
+from assistant.log.timeline import NothingEntered, Timeline, Unplayable
 from assistant.log.walk import compact, effective_events
 from assistant.rules import RuleError, registry
-from assistant.rules.core import events, position
+from assistant.rules.core import events
 from assistant.rules.core.game import Game
 from assistant.rules.core.records import Journal
 from assistant.store import backends, budget, dburl, settings
+from assistant.store.entries import (  # noqa: F401 - offered by the package (store/__init__.py)
+    TOKEN_MAX,
+    GameInfo,
+    _now,
+    check_token,
+    new_game_id,
+    normalise_event,
+)
 from assistant.store.errors import (
     Damaged,
-    ImportRefused,
     NotFound,
     Refused,
     Stale,
@@ -49,6 +53,8 @@ from assistant.store.errors import (
 )
 from assistant.store.logrows import Row, RowReader
 from assistant.store.names import check_names
+from assistant.store.timelines import TimelinesMixin
+from assistant.store.transcripts import TranscriptsMixin
 
 log = logging.getLogger(__name__)
 
@@ -59,86 +65,12 @@ GO_BACK = events.GO_BACK
 STORE_EVENTS = events.STORE_EVENTS
 CACHE_SIZE = 1024  # games whose state is kept in memory per worker (a late game: about 0.2 MB); RSS_CACHE_GAMES
 INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
-TOKEN_MAX = 200
-HEADS_KEPT = 4  # journals of saved states kept in memory once fetched (assistant/log/saved.py)
 
 
-@dataclass(frozen=True)
-class GameInfo:
-    id: str
-    players: list
-    options: list
-    deck: list | None
-    created: str
-    persons: list | None  # two-handed variant: the persons [A, B] behind the 4 seats
-    ruleset: str  # the key of the game's ruleset (registry.RULESETS)
-    position: dict | None = None  # a game resumed from the table as it lay (its first entry), else None
-    edition: int = Game.EDITION  # the arbitration it is played under (migration games_keep_their_rules_edition)
-
-    def start(self) -> Game:
-        """The engine game before the first event: the set-up, or the position it resumed from."""
-        ruleset = registry.get(self.ruleset)
-        if self.position is not None:
-            return position.resume(
-                ruleset, self.players, self.options, self.position, persons=self.persons, edition=self.edition
-            )
-        game = ruleset.create(self.players, self.options, deck=self.deck, persons=self.persons)
-        game.edition = self.edition
-        return game
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def new_game_id() -> str:
-    return secrets.token_urlsafe(18)  # 144 random bits
-
-
-def _has_surrogate(value) -> bool:
-    """True if a string anywhere in ``value`` holds a lone surrogate (not valid Unicode text)."""
-    if isinstance(value, str):
-        return any("\ud800" <= ch <= "\udfff" for ch in value)
-    if isinstance(value, dict):
-        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(_has_surrogate(v) for v in value)
-    return False
-
-
-def normalise_event(event) -> dict:
-    """The event as it is stored: its type and the fields the engine reads (others are ignored).
-
-    Raises Refused for what is not an event the table can enter: not an object with a type, a
-    checkpoint (``expect``) or an event marked ``reject`` (transcript annotations), a declared field
-    of the wrong type (named: every door answers a 4xx), text that is not valid Unicode.
-    """
-    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-        raise Refused("an event must be an object with a type")
-    if not transcript.is_table_event(event):
-        raise Refused(
-            "checkpoints (expect) and events marked reject are transcript annotations, not decisions of the table"
-        )
-    try:
-        out = events.stored_form(event)
-    except TypeError as err:  # a declared field of the wrong type, e.g. {"player": 7}
-        raise Refused(str(err)) from None
-    if out["type"] == GO_BACK and "to" in event:  # the row it goes back to (store-only: no engine field)
-        out["to"] = event["to"]
-    if _has_surrogate(out):
-        raise Refused("the event holds text that is not valid Unicode")
-    return out
-
-
-def check_token(token) -> None:
-    if token is None:
-        return
-    if not isinstance(token, str) or not token or len(token) > TOKEN_MAX or _has_surrogate(token):
-        raise Refused(f"a token must be a non-empty text of at most {TOKEN_MAX} characters")
-
-
-class Store:
-    """All access to the database; one instance per app (it owns the state cache)."""
+class Store(TimelinesMixin, TranscriptsMixin):
+    """All access to the database; one instance per app (it owns the state cache). Its games' timelines
+    (cache, replay, saved states) are in ``timelines.py``, import and export in ``transcripts.py``;
+    the rows are the backend's (``self.tables``: ``sqlite.py``, ``postgres.py``)."""
 
     def __init__(self, path: str, save_every: int = saved.EVERY, key: bytes | None = None, migrate: bool = True):
         """``path``: an SQLite file, or a ``postgresql://`` URL (assistant/store/dburl.py); ``save_every``:
@@ -290,80 +222,6 @@ class Store:
         """How many undos end the log (its first ``seq`` rows, else all)."""
         return self.timeline(gid, seq).walk.undos_at_end
 
-    def timeline(self, gid: str, seq: int | None = None) -> Timeline:
-        """The game after its first ``seq`` rows (all of them if None): from this worker's cache,
-        moved forward by the rows written since (here or by another process or server), else
-        from the latest saved state that is still the start of it, else replayed from the start."""
-        info = self.get_game(gid)
-        seq = self.tables.seq(gid) if seq is None else seq
-        with self._cache_lock:
-            hit = self._cache.get(gid)
-        if hit is not None and hit.seq == seq:
-            self._cache_get(gid, seq)  # mark as recently used
-            return hit
-        if hit is not None and hit.seq < seq:  # rows written elsewhere: apply just those
-            rows = self.rows(gid, hit.seq, seq)
-            if [r.seq for r in rows] == list(range(hit.seq + 1, seq + 1)) and not any(
-                r.event.get("type") in REWRITES for r in rows
-            ):
-                try:
-                    return self._remember(gid, hit.advance([r.event for r in rows]))
-                except RuleError:
-                    pass  # let the full replay report it
-        return self._remember(gid, self._build(info, seq))
-
-    def _build(self, info: GameInfo, seq: int, extra: tuple[dict, ...] = (), depth: int | None = None) -> Timeline:
-        try:
-            return build(self, info, seq, extra, depth)
-        except Unplayable as err:  # e.g. the stored log of an older version of the rules
-            raise Unreplayable(err.message) from err
-
-    def save_states(self, gid: str, saves: list[tuple[int, int, bytes]]) -> None:
-        """Keep these saved states, each (row, events in effect, data): a cache, one that cannot be
-        written only makes a later page slower."""
-        if not saves:
-            return
-        saves = [(seq, count, saved.sign(self.state_key, gid, seq, data)) for seq, count, data in saves]
-        try:
-            budget.check_room(self.tables, gid, sum(len(data) for _seq, _count, data in saves))
-            self.tables.save_states(gid, saved.version(), saves, _now())
-            self._held.forget(gid)
-        except Exception as err:  # noqa: BLE001
-            log.warning("game %s: %d saved states were not written (%s)", gid, len(saves), err)
-
-    def journal_at(self, info: GameInfo, seq: int) -> Journal:
-        """The journal of the game after its first ``seq`` rows (a restored game's older entries,
-        fetched when first needed: the Log's full history, the charts); the latest few kept, since
-        the states after the next undos and redos start from the same saved states."""
-        key = (info.id, seq)
-        with self._cache_lock:
-            journal = self._heads.get(key)
-        if journal is None:
-            rows = self.rows(info.id, 0, seq)
-            if [r.seq for r in rows] != list(range(1, seq + 1)):  # a damaged file may just read fewer
-                raise Damaged(
-                    f"database disk image is malformed: rows of this game's log are missing ({len(rows)} of {seq} read)"
-                )
-            try:
-                journal = replay(self, info, [r.event for r in rows], written=0)[0].game.journal
-            except Unplayable as err:
-                raise Unreplayable(err.message) from err
-            journal.pack()  # kept for long (rules/core/records.py)
-        with self._cache_lock:
-            self._heads[key] = journal
-            self._heads.move_to_end(key)
-            while len(self._heads) > HEADS_KEPT:
-                self._heads.popitem(last=False)
-        return journal
-
-    def _remember(self, gid: str, known: Timeline) -> Timeline:
-        """Cache ``known``; save it in the database when enough rows were read since the last save."""
-        if known.unsaved >= self.save_every:  # (if it cannot be written, it is tried again as many rows later)
-            self.save_states(gid, [(known.seq, known.walk.count, saved.dumps(known.game, known.walk))])
-            known = replace(known, unsaved=0)
-        self._cache_put(gid, known)
-        return known
-
     def append(self, gid: str, expected_seq: int, event: dict, token: str | None = None) -> int:
         """Append one event (an undo, a redo, a going back) if ``expected_seq`` is current; return
         the new seq (``enter``: the new timeline)."""
@@ -491,109 +349,6 @@ class Store:
             return self.timeline(gid).words_since(seq, limit)
         except Unplayable as err:
             raise Unreplayable(err.message) from err
-
-    # -- transcripts ---------------------------------------------------------------
-    def export(self, gid: str) -> dict:
-        """The game as a transcript (FORMAT.md file layout): the effective events only, the live
-        ones written as the table's (``Game.transcript_events``: an announced purchase and its
-        answer as the acquire it made, the last "I'm done" as the phase's done)."""
-        info = self.get_game(gid)
-        try:
-            known = self.timeline(gid)
-            journal = known.game.journal
-            # a long game restored from a saved state: its older entries from the log, not replayed
-            head = None if journal.fetched else known.effective()
-            events = known.game.transcript_events(head)
-        except Unreplayable:  # the log the engine refuses is still taken away whole, as stored
-            events = effective_events(self.rows(gid))
-        return transcript.build(
-            info.players,
-            info.options,
-            info.deck,
-            events,
-            f"exported by the Rolling Stock table assistant; game created {info.created}",
-            persons=info.persons,
-            game=info.ruleset,
-            position=info.position,
-        )
-
-    def import_transcript(self, data) -> str:
-        """Replay a transcript through the engine and store it as a new game."""
-        try:
-            players, options, deck, events = transcript.read_header(data)
-            persons = transcript.read_persons(data)
-            ruleset = transcript.read_game(data).key
-            start = transcript.read_position(data)
-        except transcript.TranscriptError as err:
-            raise ImportRefused(err.message) from err
-        self._check_setup(players, persons, ImportRefused)
-        try:
-            if start is None:
-                game = self._new_engine_game(players, options, deck, persons, ruleset)
-            else:
-                game = position.resume(registry.get(ruleset), players, options, start, persons=persons)
-        except Refused as err:
-            raise ImportRefused(err.message) from err
-        except RuleError as err:
-            raise ImportRefused(
-                f"the position cannot be: {err.message}", problems=getattr(err, "problems", None)
-            ) from err
-        accepted: list[dict] = []
-        for index, event in enumerate(events):
-            if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-                raise ImportRefused("an event must be an object with a type", index)
-            if not transcript.is_table_event(event):
-                continue
-            try:
-                event = normalise_event(event)
-            except Refused as err:
-                raise ImportRefused(err.message, index) from err
-            if event["type"] in STORE_EVENTS:
-                raise ImportRefused(
-                    f"a transcript holds the events in effect; {event['type']} is not one of them", index
-                )
-            try:
-                entered = game.apply(event)
-            except RuleError as err:
-                raise ImportRefused(err.message, index) from err
-            if entered:  # not the no-op ``done`` of a phase that ended by itself
-                accepted.append(event)
-        gid = new_game_id()
-        created = _now()
-        self.tables.insert_game(
-            self._game_record(gid, players, options, deck, persons, ruleset, start),
-            [
-                {"game_id": gid, "seq": i + 1, "event": json.dumps(e), "token": None, "created": created}
-                for i, e in enumerate(accepted)
-            ],
-        )
-        if len(accepted) >= self.save_every:  # a long game: states to start from, saved on the way
-            known, saves = replay(self, self.get_game(gid), accepted)
-            self.save_states(gid, saves)
-        else:
-            known = fresh(self, self.get_game(gid), game, accepted)
-        self._cache_put(gid, known)
-        return gid
-
-    # -- cache ---------------------------------------------------------------------
-    def _cache_get(self, gid: str, seq: int) -> Game | None:
-        with self._cache_lock:
-            hit = self._cache.get(gid)
-            if hit is None or hit.seq != seq:
-                return None
-            self._cache.move_to_end(gid)
-            return hit.game
-
-    def _cache_put(self, gid: str, known: Timeline) -> None:
-        known.game.journal.pack()  # kept for long: its new entries packed (rules/core/records.py)
-        with self._cache_lock:
-            old = self._cache.get(gid)
-            if old is not None and old.seq > known.seq:
-                return
-            self._cache[gid] = known
-            self._cache.move_to_end(gid)
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
 
 
 def tables_for(target: str):
