@@ -18,9 +18,11 @@ from .entities import Corporation, ForeignInvestor, Player
 from .errors import RuleError
 from .figures import FiguresMixin
 from .menu import MenuMixin
+from .phases.acquisition import AcquisitionMixin
+from .phases.closing import ClosingMixin
 from .phases.corporate import CorporateMixin
+from .phases.done import DoneMixin
 from .phases.investment import InvestmentMixin
-from .phases.trading import TradingMixin
 from .procedures import ProceduresMixin
 from .records import Journal
 from .snapshot import SnapshotMixin
@@ -29,7 +31,16 @@ ENTITY_NAMES = {"Bank", "Foreign investor", "the foreign investor"}
 
 
 class Game(
-    InvestmentMixin, TradingMixin, CorporateMixin, MenuMixin, SnapshotMixin, DeckMixin, FiguresMixin, ProceduresMixin
+    InvestmentMixin,
+    AcquisitionMixin,
+    DoneMixin,
+    ClosingMixin,
+    CorporateMixin,
+    MenuMixin,
+    SnapshotMixin,
+    DeckMixin,
+    FiguresMixin,
+    ProceduresMixin,
 ):
     """The shared engine of every game of the Rolling Stock family, from set-up to final scoring.
 
