@@ -3,10 +3,9 @@
 A ``Game`` mirrors one physical game.  ``apply(event)`` either accepts an event (and then
 runs everything the rules do by themselves until the next decision is needed) or raises
 ``RuleError`` and leaves the game exactly as it was: every handler validates before it
-changes anything.  The phase rules live in the mixins of ``phases/``, the deck and the cards
-drawn in ``deck.py``, incomes and scores in ``figures.py``, the procedures every phase shares (paying,
-bankruptcy, presidency, price moves) in ``procedures.py``.
-"""
+changes anything.  The phase rules live in ``phases/``, the deck in ``deck.py``, incomes and
+scores in ``figures.py``, what every phase shares (paying, bankruptcy, presidency, price moves) in
+``procedures.py``."""
 
 from __future__ import annotations
 
