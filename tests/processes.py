@@ -33,3 +33,12 @@ def workers(pid: int) -> list[int]:
     """The worker processes of the ``serve`` process ``pid``."""
     top = master(pid)
     return children(top) if top else []
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet waited for, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -18,6 +18,7 @@ from assistant.log import transcript
 from assistant.rules.registry import STARS
 from assistant.serve import server
 from assistant.web import MAX_BODY
+from tests.processes import alive
 from tests.processes import workers as worker_pids
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,14 +82,6 @@ def _start(tmp_path, *extra, env=None):
     return proc, port, db, body
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 @pytest.mark.parametrize("which", ["granian", "waitress"])
 def test_serve_runs_and_prints_the_address(tmp_path, which):
     proc, port, db, body = _start(tmp_path, "--workers", "2", env={"RSS_SERVER": which})
@@ -123,9 +116,9 @@ def test_workers_end_with_the_server_even_after_kill_9(tmp_path):
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
         deadline = time.monotonic() + 5
-        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        while any(alive(w) for w in workers) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not any(_alive(w) for w in workers), "a worker outlived the server"
+        assert not any(alive(w) for w in workers), "a worker outlived the server"
         with pytest.raises(OSError):
             urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2)
     finally:

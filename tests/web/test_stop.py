@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import alive
+
 from .test_restart import Server
 from .test_stream import Events
 from .turn_one import PLAYERS
@@ -36,14 +38,6 @@ def _tree(pid: int) -> list[int]:
         tree |= more
         grew = bool(more)
     return sorted(tree)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def _ended(events: Events) -> bool:
@@ -86,7 +80,7 @@ def test_a_stop_with_streams_open_ends_them_at_once_and_leaves_nothing_listening
         while time.monotonic() - sent < STOP_WITHIN + 2:
             if streams_ended is None and all(_ended(s) for s in streams):
                 streams_ended = time.monotonic() - sent
-            if server.proc.poll() is not None and not any(_alive(p) for p in tree):
+            if server.proc.poll() is not None and not any(alive(p) for p in tree):
                 break
             time.sleep(0.02)
         gone = time.monotonic() - sent
