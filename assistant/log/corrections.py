@@ -58,10 +58,11 @@ def why_set_aside(game, entries: list[dict]) -> list[dict]:
     return out
 
 
-def changes(before: dict, after: dict, limit: int | None = None) -> list[str]:
+def changes(before: dict, after: dict, limit: int | None = None, money=str) -> list[str]:
     """The banker's list of a correction, from two snapshots: the money, the cards and the shares to
     move on the real table ("Doppler AG's treasury 14 → 15", "Amy's cards: + BY, − WT"), then the
-    prices and the turn (the first ``limit`` lines, then "and N more", if ``limit`` is given)."""
+    prices and the turn (the first ``limit`` lines, then "and N more", if ``limit`` is given); each
+    amount written by ``money`` (the ruleset's ``cash``: "$14" in v2.2 and classic)."""
     out = []
     players, corps_before, corps_after = (
         after.get("players", {}),
@@ -71,7 +72,7 @@ def changes(before: dict, after: dict, limit: int | None = None) -> list[str]:
     for name, p in before.get("players", {}).items():
         q = players.get(name, {})
         if p.get("cash") != q.get("cash"):
-            out.append(f"{words.possessive(name)} money {p.get('cash')} → {q.get('cash')}")
+            out.append(f"{words.possessive(name)} money {money(p.get('cash'))} → {money(q.get('cash'))}")
         out.extend(_cards(f"{words.possessive(name)} cards", p, q))
         shares, others = p.get("shares") or {}, q.get("shares") or {}
         for corp in dict.fromkeys([*shares, *others]):
@@ -79,7 +80,7 @@ def changes(before: dict, after: dict, limit: int | None = None) -> list[str]:
                 out.append(f"{words.possessive(name)} {corp} shares {shares.get(corp, 0)} → {others.get(corp, 0)}")
     fi, gi = before.get("foreign_investor", {}), after.get("foreign_investor", {})
     if fi.get("cash") != gi.get("cash"):
-        out.append(f"the foreign investor's money {fi.get('cash')} → {gi.get('cash')}")
+        out.append(f"the foreign investor's money {money(fi.get('cash'))} → {money(gi.get('cash'))}")
     out.extend(_cards("the foreign investor's cards", fi, gi))
     for name in dict.fromkeys([*corps_before, *corps_after]):
         c, d = corps_before.get(name), corps_after.get(name)
@@ -87,10 +88,12 @@ def changes(before: dict, after: dict, limit: int | None = None) -> list[str]:
             out.append(f"{name} {'is formed' if c is None else 'is gone'}")
             continue
         if c.get("cash") != d.get("cash"):
-            out.append(f"{words.possessive(name)} treasury {c.get('cash')} → {d.get('cash')}")
+            out.append(f"{words.possessive(name)} treasury {money(c.get('cash'))} → {money(d.get('cash'))}")
         out.extend(_cards(f"{words.possessive(name)} cards", c, d))
         if c.get("share_price") != d.get("share_price"):
-            out.append(f"{words.possessive(name)} share price {c.get('share_price')} → {d.get('share_price')}")
+            out.append(
+                f"{words.possessive(name)} share price {money(c.get('share_price'))} → {money(d.get('share_price'))}"
+            )
     if before.get("turn") != after.get("turn") or before.get("phase") != after.get("phase"):
         out.append(f"turn {before.get('turn')}·{before.get('phase')} → {after.get('turn')}·{after.get('phase')}")
     if limit is None or len(out) <= limit:

@@ -138,7 +138,7 @@ class Timeline:
         new_journal = after.game.journal
         out["kept_words"] = [_entry_text(new_journal[index + 1 + n]) for n in range(len(out["kept"]))]
         out["set_aside_words"] = [_entry_text(journal[index + 1 + i]) for i in range(len(later)) if i not in places]
-        out["changes"] = corrections.changes(self.game.snapshot(), after.game.snapshot())
+        out["changes"] = corrections.changes(self.game.snapshot(), after.game.snapshot(), money=self.game.ruleset.cash)
         out["timeline"] = after
         return out
 
@@ -180,7 +180,7 @@ class Timeline:
             "now": new_texts[0] if new_texts else "",
             "kept": new_texts[1:],
             "set_aside": [text for i, text in enumerate(old_texts[1:]) if i not in places],
-            "changes": corrections.changes(before.snapshot(), after.snapshot()),
+            "changes": corrections.changes(before.snapshot(), after.snapshot(), money=before.ruleset.cash),
         }
 
     def set_aside(self) -> list[dict]:
@@ -229,7 +229,7 @@ class Timeline:
             "row": row,
             "leaving": [_entry_text(now[i]) for i in range(k, len(now))],
             "coming": [_entry_text(there.journal[i]) for i in range(k, len(there.journal))],
-            "changes": corrections.changes(self.game.snapshot(), there.snapshot()),
+            "changes": corrections.changes(self.game.snapshot(), there.snapshot(), money=self.game.ruleset.cash),
         }
 
     def words_since(self, seq: int, limit: int = 20) -> list[str]:

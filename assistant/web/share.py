@@ -103,13 +103,14 @@ def svg_to_png(svg: str) -> bytes:
 
 
 def of_game(v) -> Result:
-    """A finished game's result (``v``: its TableView)."""
+    """A finished game's result (``v``: its TableView), money as the game writes it ("$20" in v2.2)."""
+    m = v.ruleset.cash
     rows = [
         {
             "rank": r["rank"],
             "name": r["name"],
-            "total": r["total"],
-            "detail": f"cash {r['cash']} · companies {r['companies']} · shares {r['shares']}",
+            "total": m(r["total"]),
+            "detail": f"cash {m(r['cash'])} · companies {m(r['companies'])} · shares {m(r['shares'])}",
         }
         for r in v.final or []
     ]
@@ -124,7 +125,8 @@ def of_game(v) -> Result:
 
 def of_score_check(ruleset, result: dict) -> Result:
     """A score check's result (a game played on paper): the ranking, no chart."""
-    rows = [{"rank": r["place"], "name": r["player"], "total": r["score"], "detail": None} for r in result["rows"]]
+    m = ruleset.cash
+    rows = [{"rank": r["place"], "name": r["player"], "total": m(r["score"]), "detail": None} for r in result["rows"]]
     subtitle = "checked with the table assistant"
     if result.get("two_handed"):
         subtitle += f" · {result['winner']} wins the two-handed game"

@@ -177,7 +177,7 @@ def test_ipo_the_owner_cannot_pay_is_refused_and_skipped():
     put(g, "BSE", "A")  # red 2: at 10 one share, pay 8 > 0: skipped without asking
     enter(g, 2)
     assert g.next == {"player": "B", "for": "ipo", "company": "PR"}
-    with pytest.raises(RuleError, match="costs B 7"):
+    with pytest.raises(RuleError, match=r"costs B \$7"):
         g.apply({"type": "ipo", "company": "PR", "corporation": "Eagle", "price": 13})
     g.apply({"type": "ipo", "company": "PR", "corporation": "Eagle", "price": 20})
     assert g.phase == 3  # the BSE was skipped
@@ -311,7 +311,7 @@ def test_dividend_above_the_maximum_is_refused():
     g = position(["A", "B", "C"])
     corp(g, "Bear", price=13, companies=["BD"], cash=40, shares={"A": 1}, bank=1)
     enter(g, 9)
-    with pytest.raises(RuleError, match="at most 4"):
+    with pytest.raises(RuleError, match=r"at most \$4"):
         g.apply({"type": "dividend", "corporation": "Bear", "amount": 5})
 
 

@@ -129,6 +129,6 @@ def test_a_book_value_equal_to_the_market_value_is_said_to_be_equal():
     g.owner["BD"] = corp
     why = explain.book_value(g, "Bear")
     assert why["total"] == 24
-    assert "Market value: 2 shares × 12 = 24; the book value is equal to it." in why["lines"]
+    assert "Market value: 2 shares × $12 = $24; the book value is equal to it." in why["lines"]
     corp.cash = 13
-    assert "Market value: 2 shares × 12 = 24; the book value is above it." in explain.book_value(g, "Bear")["lines"]
+    assert "Market value: 2 shares × $12 = $24; the book value is above it." in explain.book_value(g, "Bear")["lines"]

@@ -161,7 +161,7 @@ class ClassicGame(Game):
             return f"The bank holds no {corp.name} share to redeem."
         price = self.price_move(corp, 1).new
         if price > corp.cash:
-            return f"Redeeming {words.a(corp.name)} share costs {price}; its treasury has {corp.cash}."
+            return f"Redeeming {words.a(corp.name)} share costs {self.ruleset.cash(price)}; its treasury has {self.ruleset.cash(corp.cash)}."
         return None
 
     def can_redeem(self, corp) -> bool:
@@ -179,7 +179,7 @@ class ClassicGame(Game):
         self._money(corp.name, "Bank", price, "redeems a share")
         corp.bank_shares -= 1
         corp.issued -= 1
-        return f"{corp.name} redeems a share from the bank for {price}"
+        return f"{corp.name} redeems a share from the bank for {self.ruleset.cash(price)}"
 
     def _menu_issue(self) -> list[dict]:
         out = super()._menu_issue()

@@ -22,7 +22,14 @@ class BookValuePricing:
         row = rules.table_row(corp.price, corp.issued, book)
         move = game.price_move(corp, rules.price_steps(corp.price, corp.issued, book))
         facts = {"book_value": book, "table_row": None if row is None else [row[0], row[1]]}
-        return move, facts, f"book value {book} with {words.count(corp.issued, 'share')}: {move.describe()}"
+        return (
+            move,
+            facts,
+            (
+                f"book value {game.ruleset.cash(book)} with {words.count(corp.issued, 'share')}: "
+                f"{move.describe(game.ruleset.cash)}"
+            ),
+        )
 
     def rating(self, game, name: str) -> dict:
         c = game.corps[name]
@@ -35,32 +42,38 @@ class BookValuePricing:
         """A corporation's book value (treasury + face values) against its market value."""
         corp = game.corps[name]
         companies = game.cards.companies
-        lines = [f"Treasury: {corp.cash}."]
+        m = game.ruleset.cash  # money as the Guide writes it: "$12"
+        lines = [f"Treasury: {m(corp.cash)}."]
         for abbr in sorted(corp.companies, key=lambda a: -companies[a].face_value):
-            lines.append(f"{abbr}: face value {companies[abbr].face_value}.")
+            lines.append(f"{abbr}: face value {m(companies[abbr].face_value)}.")
         total = rules.book_value(corp.cash, corp.companies)
         market = corp.issued * corp.price
         where = "above" if total > market else ("equal to" if total == market else "below")
         lines.append(
-            f"Market value: {words.count(corp.issued, 'share')} × {corp.price} = {market}; the book value is {where} it."
+            f"Market value: {words.count(corp.issued, 'share')} × {m(corp.price)} = {m(market)}; "
+            f"the book value is {where} it."
         )
         move, _facts, _why = self.adjustment(game, corp, corp.cash)
         if corp.price == game.cards.top_price:
-            lines.append(f"The {corp.price} card has no table: the share price stays, and the game ends in phase 10.")
+            lines.append(
+                f"The {m(corp.price)} card has no table: the share price stays, and the game ends in phase 10."
+            )
         else:
-            lines.append(f"With no dividend the price would go {'up' if move.steps > 0 else 'down'} to {move.new}.")
+            lines.append(f"With no dividend the price would go {'up' if move.steps > 0 else 'down'} to {m(move.new)}.")
         return {"title": f"{name} book value", "total": total, "lines": lines}
 
     def dividend_lines(self, game, corp, cash: int, facts: dict, move) -> list[str]:
         companies = game.cards.companies
-        faces = " + ".join(f"{a} {companies[a].face_value}" for a in corp.companies)
+        m = game.ruleset.cash  # money as the Guide writes it: "$12"
+        faces = " + ".join(f"{a} {m(companies[a].face_value)}" for a in corp.companies)
         book = facts["book_value"]
         lines = [
-            f"Book value: {cash} cash + {faces} = {book}.",
-            f"Market value at {corp.price}: {words.count(corp.issued, 'share')} × {corp.price} = {corp.issued * corp.price}.",
+            f"Book value: {m(cash)} cash + {faces} = {m(book)}.",
+            f"Market value at {m(corp.price)}: {words.count(corp.issued, 'share')} × {m(corp.price)} "
+            f"= {m(corp.issued * corp.price)}.",
         ]
         if facts["table_row"] is None:
-            lines.append(f"The {corp.price} card has no table: the share price stays.")
+            lines.append(f"The {m(corp.price)} card has no table: the share price stays.")
             return lines
         low, high = facts["table_row"]
         row = game.cards.prices

@@ -56,7 +56,10 @@ def price_after_dividend(game, corp_name: str, amount: int) -> dict:
     corp = game.corps[corp_name]
     cash = corp.cash - amount * corp.issued
     move, facts, _why = game.adjustment(corp, cash)
-    lines = [f"Pays {amount} × {words.count(corp.issued, 'share')} = {amount * corp.issued}; {cash} cash left."]
+    m = game.ruleset.cash  # money as the game writes it: "$12" in v2.2 and classic, "12" in Stars
+    lines = [
+        f"Pays {m(amount)} × {words.count(corp.issued, 'share')} = {m(amount * corp.issued)}; {m(cash)} cash left."
+    ]
     lines += game.pricing.dividend_lines(game, corp, cash, facts, move)
     if move.skipped:
         lines.append(
@@ -94,12 +97,13 @@ def dividend_limit(game, corp_name: str) -> dict:
     corp = game.corps[corp_name]
     card = game.max_payout(corp)
     by_cash = corp.cash // corp.issued
+    m = game.ruleset.cash
     return {
         "title": f"{corp_name} dividend",
         "total": min(card, by_cash),
         "lines": [
-            f"The {corp.price} card allows up to {card} per share.",
-            f"{corp.cash} cash for {words.count(corp.issued, 'issued share')} allows {by_cash} per share.",
+            f"The {m(corp.price)} card allows up to {m(card)} per share.",
+            f"{m(corp.cash)} cash for {words.count(corp.issued, 'issued share')} allows {m(by_cash)} per share.",
         ],
     }
 
@@ -107,15 +111,16 @@ def dividend_limit(game, corp_name: str) -> dict:
 def score(game, player: str) -> dict:
     """A player's value: money, face values of private companies, share prices of shares."""
     p = game.players[player]
-    lines = [f"Money: {p.cash}."]
+    m = game.ruleset.cash
+    lines = [f"Money: {m(p.cash)}."]
     total = p.cash
     companies = game.cards.companies
     for abbr in sorted(p.companies, key=lambda a: -companies[a].face_value):
-        lines.append(f"{abbr}: face value {companies[abbr].face_value}.")
+        lines.append(f"{abbr}: face value {m(companies[abbr].face_value)}.")
         total += companies[abbr].face_value
     for cname, n in sorted(p.shares.items()):
         price = game.corps[cname].price
-        lines.append(f"{n} × {cname} at {price} = {n * price}.")
+        lines.append(f"{n} × {cname} at {m(price)} = {m(n * price)}.")
         total += n * price
     return {"title": f"{words.possessive(player)} value", "total": total, "lines": lines}
 

@@ -15,13 +15,14 @@ class PriceMove:
     new: int  # the card actually taken after leapfrogging cards in use
     skipped: tuple[int, ...]  # cards in use jumped over
 
-    def describe(self) -> str:
+    def describe(self, money=str) -> str:
+        """The move in words, each price written by ``money`` (the ruleset's ``cash``: "$12" in v2.2)."""
         if self.steps == 0:
-            return f"stays at {self.old}"
+            return f"stays at {money(self.old)}"
         way = "up" if self.steps > 0 else "down"
-        text = f"{'double ' if abs(self.steps) == 2 else ''}{way}: {self.old} → {self.target}"
+        text = f"{'double ' if abs(self.steps) == 2 else ''}{way}: {money(self.old)} → {money(self.target)}"
         if self.skipped:
-            text += f", {', '.join(map(str, self.skipped))} in use, so {self.new}"
+            text += f", {', '.join(map(money, self.skipped))} in use, so {money(self.new)}"
         return text
 
 

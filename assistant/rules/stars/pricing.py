@@ -28,9 +28,10 @@ class Stars:
     bonus: int
     name: str = ""  # the corporation (named in the line of its ability's bonus)
 
-    def lines(self) -> list[str]:
+    def lines(self, money=str) -> list[str]:
+        """The count in words, the cash written by ``money`` (the ruleset's ``cash``: "$30" in v2.2)."""
         out = [f"{a}: {s}★" for a, s in self.companies]
-        out.append(f"cash {self.cash}: {self.from_cash}★ (one per full 10)")
+        out.append(f"cash {money(self.cash)}: {self.from_cash}★ (one per full {money(10)})")
         if self.bonus:
             out.append(f"{self.name}: +{self.bonus}★")
         return out
@@ -74,7 +75,11 @@ class StarsPricing:
         owned = star_count(game.ability(corp.name), corp.companies, cash, game.cards.companies)
         needed = required_stars(game.cards, corp.price, corp.issued)
         move = game.price_move(corp, star_steps(owned, needed))
-        return move, {"stars": owned, "required": needed}, f"{owned}★ for {needed} required: {move.describe()}"
+        return (
+            move,
+            {"stars": owned, "required": needed},
+            f"{owned}★ for {needed} required: {move.describe(game.ruleset.cash)}",
+        )
 
     def rating(self, game, name: str) -> dict:
         return {"receivership": game.corps[name].president is None, "stars": self.stars(game, name).total}
@@ -90,10 +95,10 @@ class StarsPricing:
         corp = game.corps[name]
         st = self.stars(game, name)
         need = required_stars(game.cards, corp.price, corp.issued)
-        lines = st.lines()
+        lines = st.lines(game.ruleset.cash)
         lines.append(
-            f"Required at {corp.price} with {words.count(corp.issued, 'issued share')}: {need}★ "
-            f"(printed on the {corp.price} share price card)."
+            f"Required at {game.ruleset.cash(corp.price)} with {words.count(corp.issued, 'issued share')}: {need}★ "
+            f"(printed on the {game.ruleset.cash(corp.price)} share price card)."
         )
         return {"title": f"{name} stars", "total": st.total, "required": need, "lines": lines}
 

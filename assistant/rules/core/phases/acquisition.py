@@ -122,7 +122,7 @@ class AcquisitionMixin:
     def _buy_from_fi(self, corp, abbr, who) -> str:
         price = self.fi_price(corp.name, abbr)
         self._transfer(corp, abbr, price)
-        text = f"{who} buys the {abbr} from the foreign investor for {price}"
+        text = f"{who} buys the {abbr} from the foreign investor for {self.ruleset.cash(price)}"
         self._log(text)
         return text
 
@@ -188,7 +188,9 @@ class AcquisitionMixin:
         available = self.spendable(corp)
         if price > available:
             extra = " (money received in this phase cannot be spent in it)" if available != corp.cash else ""
-            raise RuleError(f"{corp.name} has only {available} available for the {abbr}, not {price}{extra}.")
+            raise RuleError(
+                f"{corp.name} has only {self.ruleset.cash(available)} available for the {abbr}, not {self.ruleset.cash(price)}{extra}."
+            )
         if announced is not None:
             self._check_intervention(corp, abbr, announced, pending)
             if pending is not None and corp.name in self.declined:
@@ -201,7 +203,7 @@ class AcquisitionMixin:
             self.intervention = None
             self.declined = []
         seller_name = seller.name
-        text = f"{corp.name} buys the {abbr} from {seller_name} for {price}"
+        text = f"{corp.name} buys the {abbr} from {seller_name} for {self.ruleset.cash(price)}"
         if announced:
             text += f" (intervening in {words.possessive(announced)} announced purchase)"
         return text
@@ -298,7 +300,7 @@ class AcquisitionMixin:
             have = self.spendable(corp)
             extra = " (money received in this phase cannot be spent in it)" if have != corp.cash else ""
             raise RuleError(
-                f"{corp.name} has only {have} available, not the {price} the foreign investor asks for "
+                f"{corp.name} has only {self.ruleset.cash(have)} available, not the {self.ruleset.cash(price)} the foreign investor asks for "
                 f"the {abbr}{extra}: a corporation announces only what it can buy."
             )
         self._not_done(corp.president)
@@ -306,13 +308,13 @@ class AcquisitionMixin:
         if not waiting:
             self._transfer(corp, abbr, price)
             self._written = [{"type": "acquire", "corporation": corp.name, "company": abbr, "price": price}]
-            return f"{corp.name} buys the {abbr} from the foreign investor for {price} (nobody could intervene)"
+            return f"{corp.name} buys the {abbr} from the foreign investor for {self.ruleset.cash(price)} (nobody could intervene)"
         self.intervention = (corp.name, abbr)
         self.in_turn = True  # announced at the table: the interveners answer in priority order
         self.declined = []
         self._written = []
         return (
-            f"{corp.name} announces buying the {abbr} from the foreign investor for {price}; "
+            f"{corp.name} announces buying the {abbr} from the foreign investor for {self.ruleset.cash(price)}; "
             f"{self._may_intervene_words(waiting)} may intervene"
         )
 
@@ -355,6 +357,6 @@ class AcquisitionMixin:
         first = f"{who} lets it go{' too' if before else ''}. " if who is not None else ""
         if corp.president is None:
             self._written = [{"type": "no_intervention", "company": pending[1]}]
-            return f"{first}Nobody intervenes: {corp.name} (in receivership) buys the {pending[1]} for {price}"
+            return f"{first}Nobody intervenes: {corp.name} (in receivership) buys the {pending[1]} for {self.ruleset.cash(price)}"
         self._written = [{"type": "acquire", "corporation": corp.name, "company": pending[1], "price": price}]
-        return f"{first}Nobody intervenes: {corp.name} buys the {pending[1]} from the foreign investor for {price}"
+        return f"{first}Nobody intervenes: {corp.name} buys the {pending[1]} from the foreign investor for {self.ruleset.cash(price)}"

@@ -27,7 +27,9 @@ class ClosingMixin:
             c = self.cards.companies[abbr]
             if c.income - costs.get(c.color, 0) < 0:
                 self._remove_company(abbr)
-                self._log(f"The foreign investor closes the {abbr} (income {c.income}, cost {costs[c.color]})")
+                self._log(
+                    f"The foreign investor closes the {abbr} (income {self.ruleset.cash(c.income)}, cost {self.ruleset.cash(costs[c.color])})"
+                )
         red, orange = costs.get("red", 0) >= 4, costs.get("orange", 0) >= 7
         for corp in list(self.corps.values()):
             if corp.president is not None:

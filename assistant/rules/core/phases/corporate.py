@@ -73,8 +73,8 @@ class CorporateMixin:
         top = self.dividend_max(corp)
         if amount > top:
             raise RuleError(
-                f"{corp.name} can pay at most {top} per share (share price {corp.price} allows "
-                f"{self.max_payout(corp)}; {corp.cash} cash for {words.count(corp.issued, 'share')})."
+                f"{corp.name} can pay at most {self.ruleset.cash(top)} per share (share price {self.ruleset.cash(corp.price)} allows "
+                f"{self.ruleset.cash(self.max_payout(corp))}; {self.ruleset.cash(corp.cash)} cash for {words.count(corp.issued, 'share')})."
             )
         self.queue.pop(0)
         return self._pay_dividend(corp, amount, "")
@@ -88,7 +88,7 @@ class CorporateMixin:
                     self._money(corp.name, p.name, amount * n, "dividend")
             corp.cash -= amount * corp.issued
             self._money(corp.name, "Bank", amount * corp.bank_shares, "dividend on bank shares")
-        text = f"{corp.name}{' ' + note if note else ''} pays {amount} per share"
+        text = f"{corp.name}{' ' + note if note else ''} pays {self.ruleset.cash(amount)} per share"
         move, why = self.dividend_move(corp)
         text += f"; {why}"
         if move.new == 0:
@@ -183,7 +183,7 @@ class CorporateMixin:
         self._set_price(corp, price)
         corp.cash += price
         self._money("Bank", corp.name, price, "issues a share")
-        return f"{corp.name}{note} issues a share for {price}"
+        return f"{corp.name}{note} issues a share for {self.ruleset.cash(price)}"
 
     # ------------------------------------------------------------------ IPO
     def _start_ipo(self):
@@ -264,10 +264,11 @@ class CorporateMixin:
         owner = self.owner[abbr]
         shares, payment, treasury = self.ipo_terms(abbr, price)
         if payment > owner.cash:
+            m = self.ruleset.cash  # money as the game writes it: "$12" in v2.2 and classic
             raise RuleError(
-                f"Forming {name} at {price} costs {owner.name} {payment} "
-                f"({shares} × {price} − face value {self.cards.companies[abbr].face_value}); "
-                f"{owner.name} has {owner.cash}."
+                f"Forming {name} at {m(price)} costs {owner.name} {m(payment)} "
+                f"({shares} × {m(price)} − face value {m(self.cards.companies[abbr].face_value)}); "
+                f"{owner.name} has {m(owner.cash)}."
             )
         self.queue.pop(0)
         corp = Corporation(name, price, self.charters[name].shares)
@@ -283,6 +284,6 @@ class CorporateMixin:
         owner.shares[name] = shares
         corp.president = owner.name
         return (
-            f"{owner.name} forms {name} with the {abbr} at {price}: {words.count(shares, 'share')} "
-            f"each for {owner.name} and the bank, {owner.name} pays {payment}, treasury {treasury}"
+            f"{owner.name} forms {name} with the {abbr} at {self.ruleset.cash(price)}: {words.count(shares, 'share')} "
+            f"each for {owner.name} and the bank, {owner.name} pays {self.ruleset.cash(payment)}, treasury {self.ruleset.cash(treasury)}"
         )

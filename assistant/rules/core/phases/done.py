@@ -91,7 +91,7 @@ class DoneMixin:
         if short:
             _, cash, income = short[0]
             raise RuleError(
-                f"{name} must close companies first: {cash} money and {income} income "
+                f"{name} must close companies first: {self.ruleset.cash(cash)} money and {income} income "
                 f"(a player must be able to pay a negative income)."
             )
         self.said_done.append(name)
@@ -113,7 +113,7 @@ class DoneMixin:
         if short:
             raise RuleError(
                 "; ".join(
-                    f"{name} must close companies first: {cash} money and {income} income"
+                    f"{name} must close companies first: {self.ruleset.cash(cash)} money and {income} income"
                     for name, cash, income in short
                 )
                 + " (a player must be able to pay a negative income)."

@@ -117,13 +117,15 @@ class InvestmentMixin:
                     f"The auction for the {auction.company} is running; {name} can only raise for it or leave."
                 )
             if price <= auction.high:
-                raise RuleError(f"A raise must be above the current bid of {auction.high}; {price} is not.")
+                raise RuleError(
+                    f"A raise must be above the current bid of {self.ruleset.cash(auction.high)}; {self.ruleset.cash(price)} is not."
+                )
             if price > cash:
-                raise RuleError(f"{name} has only {cash}, so cannot bid {price}.")
+                raise RuleError(f"{name} has only {self.ruleset.cash(cash)}, so cannot bid {self.ruleset.cash(price)}.")
             auction.high = price
             auction.high_bidder = name
             auction.current = (auction.current + 1) % len(auction.bidders)
-            return f"{name} bids {price} for the {company}"
+            return f"{name} bids {self.ruleset.cash(price)} for the {company}"
         self._require_actor(ev)
         if company not in self.cards.companies:
             raise RuleError(f"There is no company {company!r}.")
@@ -133,15 +135,19 @@ class InvestmentMixin:
             raise RuleError(f"The {company} is not in the offering.")
         face = self.cards.companies[company].face_value
         if price < face:
-            raise RuleError(f"The {company} needs a bid of at least {face}, its face value; {price} is too low.")
+            raise RuleError(
+                f"The {company} needs a bid of at least {self.ruleset.cash(face)}, its face value; {self.ruleset.cash(price)} is too low."
+            )
         if price > cash:
-            raise RuleError(f"{name} has only {cash}, so cannot bid {price} for the {company}.")
+            raise RuleError(
+                f"{name} has only {self.ruleset.cash(cash)}, so cannot bid {self.ruleset.cash(price)} for the {company}."
+            )
         n = len(self.order)
         start = self.actor
         bidders = [self.order[(start + k) % n] for k in range(n)]
         self.auction = Auction(company, price, name, bidders)
         self.passes = 0
-        return f"{name} starts an auction for the {company} at {price}"
+        return f"{name} starts an auction for the {company} at {self.ruleset.cash(price)}"
 
     def _ev_leave(self, ev) -> str:
         auction = self.auction
@@ -166,7 +172,7 @@ class InvestmentMixin:
         self._money(winner.name, "Bank", auction.high, f"wins the {auction.company}")
         self.available.remove(auction.company)
         self._give_company(auction.company, winner)
-        self._log(f"{winner.name} wins the {auction.company} for {auction.high}")
+        self._log(f"{winner.name} wins the {auction.company} for {self.ruleset.cash(auction.high)}")
         self._next_actor(self.order.index(auction.starter))
         self.auction = None
         self._draw()
@@ -187,7 +193,7 @@ class InvestmentMixin:
         self._money(name, "Bank", new, f"buys {words.a(corp.name)} share")
         corp.bank_shares -= 1
         player.shares[corp.name] = player.shares.get(corp.name, 0) + 1
-        text = f"{name} buys {words.a(corp.name)} share for {new}"
+        text = f"{name} buys {words.a(corp.name)} share for {self.ruleset.cash(new)}"
         if corp.president is None:
             corp.president = name
             text += f" (the President's Share: {name} ends the receivership)"
@@ -227,7 +233,7 @@ class InvestmentMixin:
         corp.bank_shares += 1
         was_president = corp.president == name
         self._check_presidency(corp, acting=name if was_president else None)
-        return f"{name} sells {words.a(corp.name)} share for {new}"
+        return f"{name} sells {words.a(corp.name)} share for {self.ruleset.cash(new)}"
 
     def sale_refusal(self, name: str, corp) -> str | None:
         """Why the player may not sell a share of ``corp`` (None: may).  Stars: always may."""
@@ -266,7 +272,7 @@ class InvestmentMixin:
             self._money(self.fi.label, "Bank", face, f"buys the {abbr}")
             self.available.remove(abbr)
             self._give_company(abbr, self.fi)
-            self._log(f"The foreign investor buys the {abbr} for {face}")
+            self._log(f"The foreign investor buys the {abbr} for {self.ruleset.cash(face)}")
             bought += 1
         self._draw(bought)
 
