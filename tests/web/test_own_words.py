@@ -415,3 +415,34 @@ def test_a_card_in_use_is_skipped_in_the_games_own_word(key, word):
         if " in use, so it " in line
     ]
     assert lines and all(re.fullmatch(rf"\d+ is in use, so it {word} to \d+\.", line) for line in lines), lines[:3]
+
+
+MONEY_CELLS = re.compile(
+    r'<t[dh] (?:scope="row"|class="(?:payment|treasury|book-value|value|cash|new-price)")>(?:<strong>)?([^<]*)'
+)
+
+
+@pytest.mark.parametrize(
+    ("key", "sign"), [("rolling-stock-v2.2", "$"), ("rolling-stock", "$"), ("rolling-stock-stars", "")]
+)
+def test_the_helpers_tables_write_money_as_the_rules_do(client, table, key, sign):
+    """Issue 37: a table's cells hold a figure without the words around it (the words test above reads
+    money by them): the IPO calculator's prices, payments, treasuries, book values and values, and the
+    dividend chart's cash left and new prices carry $ in v2.2 and classic ("Each PLAYER receives $30",
+    "Give each player $30"), none in Stars."""
+    ruleset = registry.get(key)
+    players = rulesets.players_for(ruleset, 4)
+    events = _varied_playout(ruleset, players)
+    data = {"csrf_token": table.csrf(), "name": players, "ruleset": key}
+    offered = [t for t in ruleset.game_types if t.offered]
+    if offered:
+        data[f"game_type-{key}"] = offered[0].key
+    gid = client.post("/games/new", data=data).headers["Location"].rsplit("/", 1)[1]
+    seq, done, cells = 0, 0, {}
+    for kind in ("ipo", "dividend"):
+        at = next(i for i, e in enumerate(events) if e["type"] == kind and i >= done)
+        seq, done = _post(table, gid, events[done:at], seq), at
+        cells[kind] = MONEY_CELLS.findall(client.get(f"/games/{gid}/help/{kind}").text)
+    assert len(cells["ipo"]) >= 5 and len(cells["dividend"]) >= 2, cells
+    bare = [c for figures in cells.values() for c in figures if not re.fullmatch(rf"{re.escape(sign)}\d+", c.strip())]
+    assert bare == [], cells
