@@ -10,13 +10,14 @@ from assistant.web.form_parts import ActionForm, Button, Radio, RadioGroup, _hid
 from assistant.web.labels import company_color
 
 
-def _ipo_pays(o: dict, player: str) -> str:
-    return f"{o.get('price')}: {player} pays {o.get('payment')}"
+def _ipo_pays(o: dict, player: str, rs) -> str:
+    """The price and what the owner pays, money as the game writes it: "10: Amy pays 2" (Stars), "$10: Amy pays $2"."""
+    return f"{rs.cash(o.get('price'))}: {player} pays {rs.cash(o.get('payment'))}"
 
 
-def _ipo_terms(o: dict, player: str) -> str:
+def _ipo_terms(o: dict, player: str, rs) -> str:
     n = o.get("owner_shares")
-    return f"treasury {o.get('treasury')}, {words.count(n, 'share')} each for {player} and the bank"
+    return f"treasury {rs.cash(o.get('treasury'))}, {words.count(n, 'share')} each for {player} and the bank"
 
 
 def _ipo(item, snap, rs):
@@ -39,7 +40,7 @@ def _ipo(item, snap, rs):
             RadioGroup(
                 "price",
                 "1. Share price (and what it costs)",
-                [Radio(str(p), _ipo_pays(terms[p], player), _ipo_terms(terms[p], player)) for p in prices],
+                [Radio(str(p), _ipo_pays(terms[p], player, rs), _ipo_terms(terms[p], player, rs)) for p in prices],
             ),
             RadioGroup(
                 "corporation",
@@ -55,8 +56,8 @@ def _ipo(item, snap, rs):
                 [
                     Radio(
                         f"{o['price']}|{o['corporation']}",
-                        f"{o['corporation']} at {_ipo_pays(o, player)}",
-                        _ipo_terms(o, player),
+                        f"{o['corporation']} at {_ipo_pays(o, player, rs)}",
+                        _ipo_terms(o, player, rs),
                     )
                     for o in options
                 ],

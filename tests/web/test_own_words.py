@@ -340,6 +340,7 @@ def test_every_page_of_a_game_speaks_its_own_rulebook(client, table, store, ever
         resp = client.get(f"/games/{gid}/help/{kind}")
         assert resp.status_code == 200, (kind, resp.text)
         pages[f"due /help/{kind}"] = own_words_crawl.words_of(resp.text)[0]
+        pages[f"due {kind}: /v/play"] = own_words_crawl.words_of(client.get(f"/games/{gid}/v/play").text)[0]
     # in progress: stopped at its first acquisition (or half way), so a corporation is in play
     cut = next((i for i, e in enumerate(events) if e["type"] == "acquire"), len(events) // 2)
     if cut < done:  # the helpers came later: the acquisition is read first in another game

@@ -123,7 +123,7 @@ def test_ipo_options_that_are_not_every_price_with_every_charter_are_one_list():
 def test_radio_choices_are_large_touch_rows(client):
     css = client.get("/static/app.css").text
     rule = re.search(r"label\.radio \{([^}]*)\}", css).group(1)
-    assert "min-height: 44px" in rule and "display: flex" in rule
+    assert "min-height: 44px" in rule and "display: grid" in rule  # the circle beside the choice, its meaning below
 
 
 # -- phase 4 -----------------------------------------------------------------------------------------
