@@ -55,6 +55,13 @@ def cash(ctx, amount) -> str:
 
 
 @pass_context
+def signed_cash(ctx, amount) -> str:
+    """A change of money with its sign: "+$3", "−$2", "±$0" in v2.2 and classic, "+3" in Stars."""
+    shown = page_ruleset(ctx).cash(abs(amount))
+    return ("+" if amount > 0 else "−" if amount < 0 else "±") + shown
+
+
+@pass_context
 def company_color(ctx, abbr: str) -> str:
     return labels.company_color(abbr, page_ruleset(ctx))
 
@@ -96,6 +103,7 @@ def init_app(app: Flask) -> None:
     )
     # grammar around names (assistant/rules/core/words.py): "an Eagle share", "Stock Masters'", "1 share", "Horse decides"
     app.jinja_env.filters["cash"] = cash
+    app.jinja_env.filters["signed_cash"] = signed_cash
     app.jinja_env.filters.update(
         {name: _escaped(getattr(words, name)) for name in ("a", "possessive", "count", "and_list", "they")}
     )

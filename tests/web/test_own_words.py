@@ -215,9 +215,9 @@ TERMS = ("charter", "leapfrog", "acquisition", "Rolling Stock Stars", "symbol ca
 MARKS = "●▲■◆★◇○✚"
 V22_MARKS = "●▲■◇○"
 # An amount of money written bare (v2.2 and the Guide write "$12"): a figure after the words that say
-# money ("buys an Eagle share for 12", "Cash 30", "pays 2 per share", "treasury 8", "worth 24").
+# money ("buys an Eagle share for 12", "Cash 30", "pays 2 per share", "treasury 8", "worth 24", "income 3"; not the phase "collect income" before the next phase's number).
 BARE_MONEY = re.compile(
-    r"(?<![\w-])(?:for|pays|paid|bids?|at|cash|treasury|money|worth|costs?|payment|value|receives)"
+    r"(?<![\w-])(?<!collect )(?:for|pays|paid|bids?|at|cash|treasury|money|worth|costs?|payment|value|receives|income|earns)"
     r"\s+(?!\$)[−-]?\d+(?![\d%×.★]|\s*(?:shares?|players?|seats?|compan|cards?|turns?|times|×|★|px|required|issu))",
     re.I,
 )
