@@ -257,3 +257,41 @@ def test_no_generated_position_gets_a_5xx_and_a_refused_one_stores_nothing(clien
 def test_the_shape_module_names_the_field(tmp_path):
     with pytest.raises(position_shape.ShapeError, match=r"position.state.corporations\['Prussian Railway'\].president"):
         position_shape.check_position(changed((*CORP, "president"), ["P2"]))
+
+
+# -- the shape module's own words, field by field (written out by hand) --------------------------
+def refused(position) -> str:
+    with pytest.raises(position_shape.ShapeError) as err:
+        position_shape.check_position(position)
+    assert err.value.rule is None  # no rule of the game: the format's shape
+    return err.value.message
+
+
+def test_a_shown_value_is_cut_to_forty_characters():
+    x38, x39 = "x" * 38, "x" * 39  # their repr: 40 and 41 characters
+    assert refused(changed(("after",), x38)) == f"position.after must be an object (a JSON {{...}}), not '{x38}'."
+    assert (
+        refused(changed(("after",), x39))
+        == "position.after must be an object (a JSON {...}), not '" + "x" * 36 + "...."
+    )
+    assert refused([1]) == "position must be an object (a JSON {...}), not [1]."
+
+
+def test_the_phase_the_flags_and_the_deck_are_checked_with_their_own_words():
+    assert position_shape.check_position(changed(("after", "phase"), DELETE))  # the phase may be left out
+    assert position_shape.check_position(changed(("after", "phase"), 1))
+    assert refused(changed(("after", "phase"), 0)) == "position.after.phase must be from 1 to 99, not 0."
+    assert refused(changed(("after", "phase"), 100)) == "position.after.phase must be from 1 to 99, not 100."
+    assert (
+        refused(changed(("after", "phase"), "9"))
+        == "position.after.phase must be a whole number from 1 to 99, not '9'."
+    )
+    assert position_shape.check_position(changed(("after", "phase"), None))  # null: not given
+    flipped = ("state", "end_card_flipped")
+    assert refused(changed(flipped, "yes")) == "position.state.end_card_flipped must be true or false, not 'yes'."
+    assert refused(changed(flipped, 1)) == "position.state.end_card_flipped must be true or false, not 1."
+    assert position_shape.check_position(changed(flipped, True))
+    assert (
+        refused(changed(("deck", "red"), "x")) == "position.deck['red'] must be a whole number from 0 to 99, not 'x'."
+    )
+    assert refused(changed(("deck", "red"), 100)) == "position.deck['red'] must be from 0 to 99, not 100."

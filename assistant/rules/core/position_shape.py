@@ -27,7 +27,7 @@ class ShapeError(RuleError):
     """A position that is not of the format's shape; the message names the field."""
 
     def __init__(self, message: str):
-        super().__init__(message, None)
+        super().__init__(message, None)  # pragma: no mutate: None is RuleError's own default rule
 
 
 def _fail(where: str, what: str, value) -> None:
