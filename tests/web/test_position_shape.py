@@ -275,6 +275,9 @@ def test_a_shown_value_is_cut_to_forty_characters():
         == "position.after must be an object (a JSON {...}), not '" + "x" * 36 + "...."
     )
     assert refused([1]) == "position must be an object (a JSON {...}), not [1]."
+    assert refused(changed(("state", "corporations"), [1])) == (
+        "position.state.corporations must be an object (a JSON {...}), not [1]."
+    )
 
 
 def test_the_phase_the_flags_and_the_deck_are_checked_with_their_own_words():
