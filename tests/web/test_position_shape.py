@@ -298,3 +298,38 @@ def test_the_phase_the_flags_and_the_deck_are_checked_with_their_own_words():
         refused(changed(("deck", "red"), "x")) == "position.deck['red'] must be a whole number from 0 to 99, not 'x'."
     )
     assert refused(changed(("deck", "red"), 100)) == "position.deck['red'] must be from 0 to 99, not 100."
+
+
+PR = "position.state.corporations['Prussian Railway']"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("cash", "x", f"{PR}.cash must be a whole number from 0 to 99,999, not 'x'."),
+        ("companies", "AKE", f"{PR}.companies must be a list of at most 100 names, not 'AKE'."),
+        ("issued", "x", f"{PR}.issued must be a whole number from 0 to 99, not 'x'."),
+        ("bank_shares", "x", f"{PR}.bank_shares must be a whole number from 0 to 99, not 'x'."),
+        ("share_price", -1, f"{PR}.share_price must be from 0 to 99,999, not -1."),
+    ],
+)
+def test_each_field_of_a_corporation_is_checked_and_named(field, value, said):
+    assert refused(changed((*CORP, field), value)) == said
+
+
+def test_what_a_corporation_may_leave_out_or_hold_at_zero():
+    for field, value in [("bank_shares", DELETE), ("bank_shares", None), ("issued", 0), ("share_price", 0)]:
+        assert position_shape.check_position(changed((*CORP, field), value))
+
+
+def test_a_score_check_reads_every_corporations_share_price():
+    state = {
+        "player_order": ["Amy", "Brian"],
+        "players": {"Amy": {"cash": 1, "companies": []}, "Brian": {"cash": 2, "companies": []}},
+        "corporations": {"Doppler AG": {"share_price": 10}, "Stars, Inc.": {"share_price": "x"}},
+    }
+    with pytest.raises(position_shape.ShapeError) as err:
+        position_shape.check_state(state, final=True)
+    assert err.value.message == (
+        "state.corporations['Stars, Inc.'].share_price must be a whole number from 0 to 99,999, not 'x'."
+    )
