@@ -311,6 +311,8 @@ PR = "position.state.corporations['Prussian Railway']"
         ("issued", "x", f"{PR}.issued must be a whole number from 0 to 99, not 'x'."),
         ("bank_shares", "x", f"{PR}.bank_shares must be a whole number from 0 to 99, not 'x'."),
         ("share_price", -1, f"{PR}.share_price must be from 0 to 99,999, not -1."),
+        ("unissued", "x", f"{PR}.unissued must be a whole number from 0 to 99, not 'x'."),
+        ("receivership", "yes", f"{PR}.receivership must be true or false, not 'yes'."),
     ],
 )
 def test_each_field_of_a_corporation_is_checked_and_named(field, value, said):
@@ -318,8 +320,21 @@ def test_each_field_of_a_corporation_is_checked_and_named(field, value, said):
 
 
 def test_what_a_corporation_may_leave_out_or_hold_at_zero():
-    for field, value in [("bank_shares", DELETE), ("bank_shares", None), ("issued", 0), ("share_price", 0)]:
+    for field, value in [
+        ("bank_shares", DELETE),
+        ("bank_shares", None),
+        ("bank_shares", 0),
+        ("unissued", 0),
+        ("unissued", None),
+        ("issued", 0),
+        ("share_price", 0),
+        ("receivership", True),
+    ]:
         assert position_shape.check_position(changed((*CORP, field), value))
+    assert (
+        refused(changed(("out_of_game",), "AKE"))
+        == "position.out_of_game must be a list of at most 100 names, not 'AKE'."
+    )
 
 
 def test_a_score_check_reads_every_corporations_share_price():
