@@ -4,7 +4,8 @@
 #   bash scripts/mutation.sh [PATHS]        run and report each path (a file or a folder of assistant/)
 #   bash scripts/mutation.sh --report [PATHS]   report the last runs' results only
 #   bash scripts/mutation.sh --again [PATHS]    try the last runs' survivors again (after adding tests:
-#                                               mutmut keeps a result unless the function changed)
+#                                               mutmut keeps a result unless the function changed);
+#                                               a plain run goes on with the mutants not tried yet
 # Without PATHS: the modules that hold a table's data and rules (issue 36).  Each path runs on its
 # own, in one test process at a time (the machine is shared), in .mutation/<path>/ (ignored by
 # git); a second run only tries the functions changed since.  Not part of CI: it takes hours.
@@ -97,7 +98,7 @@ EOF
 import json, pathlib, sys
 for meta in pathlib.Path(sys.argv[1]).rglob("*.py.meta"):
     for name, code in json.loads(meta.read_text())["exit_code_by_key"].items():
-        if code in (0, 5, 33, None):
+        if code in (0, 5, 33):
             print(name)' "$dir/mutants")
     if [ ${#names[@]} -eq 0 ]; then
       echo "   nothing to try again"
