@@ -335,6 +335,13 @@ def test_what_a_corporation_may_leave_out_or_hold_at_zero():
         refused(changed(("out_of_game",), "AKE"))
         == "position.out_of_game must be a list of at most 100 names, not 'AKE'."
     )
+    assert position_shape.check_position(changed(("out_of_game",), ["AKE"] * 100))  # the shape allows 100
+    assert refused(changed(("out_of_game",), ["AKE"] * 101)).startswith(
+        "position.out_of_game must be a list of at most 100"
+    )
+    assert refused(changed(("out_of_game",), ["AKE", 1])) == (
+        "position.out_of_game[1] must be a name of 1 to 100 characters, not 1."
+    )
 
 
 def test_a_score_check_reads_every_corporations_share_price():
