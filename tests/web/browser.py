@@ -44,8 +44,15 @@ class LiveServer:
 
         self.server = create_server(self.app, host="127.0.0.1", port=self.port, threads=4)
         self.port = self.server.effective_port
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self._serve, args=(self.server,), daemon=True)
         self.thread.start()
+
+    def _serve(self, server) -> None:
+        try:
+            server.run()
+        except OSError:  # its sockets closed under its select() by stop(): the end it was asked for
+            if server is self.server:
+                raise
 
     def stop(self) -> None:
         """Close the listener and every open connection: the phones see a dropped server."""
