@@ -80,14 +80,11 @@ def live_server(tmp_path):
 @pytest.fixture
 def live(tmp_path):
     """The app behind waitress on a free loopback port."""
-    from waitress import create_server
-
     app = make_app(tmp_path / "live.sqlite3")
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+    srv = LiveServer(app)
+    srv.start()
+    yield srv.url
+    srv.stop()  # its thread ends quietly (LiveServer._serve)
     app.extensions["rss_store"].close()
 
 
