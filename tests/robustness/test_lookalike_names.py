@@ -129,6 +129,24 @@ def test_an_import_with_look_alike_players_is_refused(store):
     assert count_games(store.path) == 0
 
 
+# a name must not add lines to a shared result (issue 26): every line break is refused, the Unicode
+# line and paragraph separators (categories Zl and Zp) as the control characters line feed and return
+LINE_BREAKS = {
+    "line feed": ("Amy\n1. Mallory: 412", "control character"),
+    "carriage return": ("Amy\r1. Mallory: 412", "control character"),
+    "line separator U+2028": ("Amy\u20281. Mallory: 412", "line break"),
+    "paragraph separator U+2029": ("Amy\u20291. Mallory: 412", "line break"),
+}
+
+
+@pytest.mark.parametrize("name, why", LINE_BREAKS.values(), ids=LINE_BREAKS.keys())
+def test_a_name_with_a_line_break_is_refused(client, app, name, why):
+    assert check_names([name, "Brian"]) == f"a player name contains a {why}"
+    resp = client.post("/games/new", data={"csrf_token": csrf_of(client), "name": [name, "Brian"]})
+    assert resp.status_code == 422 and f"contains a {why}" in resp.get_data(as_text=True)
+    assert count_games(app.config["DATABASE"]) == 0
+
+
 def test_the_new_game_form_refuses_look_alikes(client, app):
     db = app.config["DATABASE"]
     token = csrf_of(client)
