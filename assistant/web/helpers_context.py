@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from assistant.rules import RuleError, registry
 from assistant.rules.core import explain, preview
+from assistant.rules.core.phases.dividends import dividend_chart, explain_dividend_limit, explain_price_after_dividend
+from assistant.rules.core.phases.income import explain_income
+from assistant.rules.core.phases.ipo import ipo_calculator
 from assistant.web import ahead, labels
 from assistant.web.acquisition import purchases
 
-FOREIGN_INVESTOR = "foreign_investor"  # the entity name explain.income() uses
+FOREIGN_INVESTOR = "foreign_investor"  # the entity name explain_income() uses
 
 # Dividend chart: what an amount does to the share price (text and a mark, never colour alone).
 EFFECTS = {
@@ -113,7 +116,7 @@ def _effect(game, effect: str) -> tuple[str, str]:
 
 
 def dividend(game) -> dict | None:
-    chart = preview.dividend_chart(game)
+    chart = dividend_chart(game)
     if chart is None:
         return None
     name = chart["corporation"]
@@ -135,7 +138,7 @@ def dividend(game) -> dict | None:
                 diff=r["stars"] - r["required"] if "stars" in r else None,  # classic: book value instead
             )
         )
-    limit = explain.dividend_limit(game, name)
+    limit = explain_dividend_limit(game, name)
     return dict(
         chart,
         short=short(game, name),
@@ -148,7 +151,7 @@ def dividend(game) -> dict | None:
 
 # ------------------------------------------------------------------ IPO calculator
 def ipo(game) -> dict | None:
-    calc = preview.ipo_calculator(game)
+    calc = ipo_calculator(game)
     if calc is None:
         return None
     by_price: dict[int, dict] = {}
@@ -359,21 +362,21 @@ def why(game, kind: str, args) -> dict:
         entity = args.get("entity") or ""
         if entity != FOREIGN_INVESTOR and entity not in game.corps and entity not in game.players:
             raise HelperError(f"{entity[:40]!r} is not a player, a corporation or the foreign investor.")
-        return explain.income(game, entity)
+        return explain_income(game, entity)
     if kind == "score":
         return explain.score(game, need_player(game, args.get("player")))
     corp = need_corporation(game, args.get("corporation"))
     if kind == "stars":
         return explain.stars(game, corp)
     if kind == "dividend_limit":
-        return explain.dividend_limit(game, corp)
+        return explain_dividend_limit(game, corp)
     if kind == "share_price":
         side = args.get("side", "buy")
         if side not in ("buy", "sell"):
             raise HelperError("side must be buy or sell.", 400)
         return explain.share_price(game, corp, side == "buy")
     if kind == "price":
-        limit = explain.dividend_limit(game, corp)["total"]
+        limit = explain_dividend_limit(game, corp)["total"]
         amount = need_int(args.get("amount"), "amount per share", 0, max(0, limit))
-        return explain.price_after_dividend(game, corp, amount)
+        return explain_price_after_dividend(game, corp, amount)
     raise HelperError(f"There is no explanation called {kind[:40]!r}.")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from assistant.rules.core import explain, preview
+from assistant.rules.core.phases.income import explain_income
 from assistant.web import card_figures, charts
 
 
@@ -21,7 +22,7 @@ class TabletopView:
         for name, c in corps.items():
             row = dict(c, name=name, short=self.ruleset.short(name))
             row["companies"] = self.sorted_companies(c.get("companies") or [])
-            row["income_why"] = self._explain(explain.income, name)
+            row["income_why"] = self._explain(explain_income, name)
             if "stars" in c:  # Stars and v2.2: the price follows stars against required
                 row["required_stars"] = card_figures.required_stars(c.get("share_price"), c.get("issued"), self.ruleset)
                 stars = self._explain(explain.stars, name)
@@ -75,7 +76,7 @@ class TabletopView:
 
     @cached_property
     def foreign_income_why(self) -> dict | None:
-        return self._explain(explain.income, "foreign_investor")
+        return self._explain(explain_income, "foreign_investor")
 
     def sorted_companies(self, companies: list[str]) -> list[dict]:
         """Companies by face value (highest first), with colour, for display."""

@@ -14,6 +14,9 @@ import pytest
 from assistant.rules import events_of
 from assistant.rules.classic.cards import CARDS as cards
 from assistant.rules.core import explain, preview
+from assistant.rules.core.phases.dividends import dividend_chart, explain_dividend_limit, explain_price_after_dividend
+from assistant.rules.core.phases.income import explain_income
+from assistant.rules.core.phases.ipo import ipo_calculator
 from assistant.rules.registry import CLASSIC
 
 ROW = cards.prices
@@ -33,7 +36,7 @@ def book(g, name, cash):
 
 
 def check_dividend_helpers(g, stats):
-    chart = preview.dividend_chart(g)
+    chart = dividend_chart(g)
     name = chart["corporation"]
     corp = g.corps[name]
     assert [r["amount"] for r in chart["rows"]] == list(range(g.dividend_max(corp) + 1))
@@ -43,17 +46,17 @@ def check_dividend_helpers(g, stats):
         assert row["target"] == by_hand(corp.price, corp.issued, row["book_value"])
         after = g.preview({"type": "dividend", "corporation": name, "amount": row["amount"]})
         assert row["new_price"] == (after.corps[name].price if name in after.corps else 0)
-        why = explain.price_after_dividend(g, name, row["amount"])
+        why = explain_price_after_dividend(g, name, row["amount"])
         assert why["total"] == row["new_price"] and why["target"] == row["target"]
         assert any("Book value" in line for line in why["lines"])
         stats["dividend rows"] += 1
     bv = explain.book_value(g, name)
     assert bv["total"] == g.snapshot()["corporations"][name]["book_value"]
-    assert explain.dividend_limit(g, name)["total"] == g.dividend_max(corp)
+    assert explain_dividend_limit(g, name)["total"] == g.dividend_max(corp)
 
 
 def check_ipo_helpers(g, stats):
-    calc = preview.ipo_calculator(g)
+    calc = ipo_calculator(g)
     face = cards.companies[calc["company"]].face_value
     for row in calc["rows"]:
         n = row["owner_shares"]
@@ -92,7 +95,7 @@ def test_helpers_agree_with_the_engine(seed, n):
         elif nxt.get("for") == "acquisition":
             check_acquisition_helpers(g, menu, stats)
         for name in g.corps:
-            assert explain.income(g, name)["total"] == g.corp_income(name).total
+            assert explain_income(g, name)["total"] == g.corp_income(name).total
         for p in g.players:
             assert explain.score(g, p)["total"] == g.scores()[p]
         item = rng.choice(menu)

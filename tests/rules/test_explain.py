@@ -9,6 +9,8 @@ import pytest
 
 from assistant.rules import RuleError
 from assistant.rules.core import explain
+from assistant.rules.core.phases.dividends import explain_price_after_dividend
+from assistant.rules.core.phases.income import explain_income
 from assistant.rules.registry import STARS
 from assistant.rules.stars.cards import CARDS
 from tests.project_games import played_game
@@ -33,7 +35,7 @@ def synergistic(top="yellow", cash=21, price=22, doppler_at=None):
 
 
 def test_income_explanation_names_each_company_pair_and_bonus():
-    e = explain.income(synergistic(), "Synergistic")
+    e = explain_income(synergistic(), "Synergistic")
     assert e["total"] == 18
     text = "\n".join(e["lines"])
     for part in (
@@ -52,7 +54,7 @@ def test_income_explanation_names_each_company_pair_and_bonus():
 
 
 def test_income_explanation_shows_cost_of_ownership_when_blue_is_on_top():
-    e = explain.income(synergistic(top="blue"), "Synergistic")
+    e = explain_income(synergistic(top="blue"), "Synergistic")
     assert e["total"] == 6  # rulebook: 18 - 3 x 4
     text = "\n".join(e["lines"])
     assert "MS: 3 − 4 cost of ownership" in text and "BSE: 1 − 4 cost of ownership" in text
@@ -68,13 +70,13 @@ def test_stars_explanation_matches_the_dividend_example():
 
 @pytest.mark.parametrize("cash,expected", [(21, 27), (19, 24), (9, 22)])
 def test_price_after_dividend_follows_the_rulebook_example(cash, expected):
-    e = explain.price_after_dividend(synergistic(cash=cash), "Synergistic", 0)
+    e = explain_price_after_dividend(synergistic(cash=cash), "Synergistic", 0)
     assert e["total"] == expected
 
 
 def test_price_after_dividend_explains_leapfrogging():
     g = synergistic(doppler_at=27)
-    e = explain.price_after_dividend(g, "Synergistic", 0)
+    e = explain_price_after_dividend(g, "Synergistic", 0)
     assert (e["target"], e["total"], e["skipped"]) == (27, 30, [27])
     assert any("leapfrogs to 30" in line for line in e["lines"])
 
@@ -170,15 +172,15 @@ def score_by_hand(g, player: str) -> int:
 def check_by_hand(g) -> int:
     checked = 0
     for name, corp in g.corps.items():
-        assert explain.income(g, name)["total"] == income_by_hand(g, name), name
+        assert explain_income(g, name)["total"] == income_by_hand(g, name), name
         st = explain.stars(g, name)
         assert st["total"] == stars_by_hand(g, name), name
         assert st["required"] == required_by_hand(corp.price, corp.issued), name
         checked += 1
     for name in g.players:
-        assert explain.income(g, name)["total"] == income_by_hand(g, name), name
+        assert explain_income(g, name)["total"] == income_by_hand(g, name), name
         assert explain.score(g, name)["total"] == score_by_hand(g, name), name
-    assert explain.income(g, "foreign_investor")["total"] == income_by_hand(g, "foreign_investor")
+    assert explain_income(g, "foreign_investor")["total"] == income_by_hand(g, "foreign_investor")
     return checked
 
 
@@ -211,9 +213,9 @@ def test_explanations_agree_with_a_recorded_game():
 
     def explain_all(game) -> dict:
         check_by_hand(game)
-        out = {name: (explain.income(game, name)["total"], explain.stars(game, name)["total"]) for name in game.corps}
-        out.update({name: (explain.income(game, name)["total"], None) for name in game.players})
-        out["foreign_investor"] = (explain.income(game, "foreign_investor")["total"], None)
+        out = {name: (explain_income(game, name)["total"], explain.stars(game, name)["total"]) for name in game.corps}
+        out.update({name: (explain_income(game, name)["total"], None) for name in game.players})
+        out["foreign_investor"] = (explain_income(game, "foreign_investor")["total"], None)
         return out
 
     g.on_phase_end = lambda game: explained_at_phase_end.__setitem__((game.turn, game.phase), explain_all(game))

@@ -8,6 +8,8 @@ import pytest
 from assistant.rules import registry
 from assistant.rules.core import explain
 from assistant.rules.core.entities import Corporation
+from assistant.rules.core.phases.dividends import explain_dividend_limit, explain_price_after_dividend
+from assistant.rules.core.phases.income import explain_income
 
 KEYS = ["rolling-stock-stars", "rolling-stock-v2.2", "rolling-stock"]
 
@@ -36,12 +38,12 @@ def test_every_explanation_works_at_every_share_price(key):
         rating = explain.rating(game, corp.name)
         assert rating["lines"] and isinstance(rating["total"], int), price
         for amount in range(0, game.dividend_max(corp) + 1):
-            after = explain.price_after_dividend(game, corp.name, amount)
+            after = explain_price_after_dividend(game, corp.name, amount)
             assert after["lines"] and after["total"] in game.cards.prices, (price, amount)
-        assert explain.dividend_limit(game, corp.name)["total"] >= 0
+        assert explain_dividend_limit(game, corp.name)["total"] >= 0
         assert explain.share_price(game, corp.name, True)["total"] >= price
         assert explain.share_price(game, corp.name, False)["total"] <= price
-        assert explain.income(game, corp.name)["lines"]
+        assert explain_income(game, corp.name)["lines"]
         assert explain.score(game, "Amy")["total"] == game.scores()["Amy"]
         assert explain.price_row(game)
 
@@ -50,4 +52,4 @@ def test_at_the_top_price_classic_says_the_card_has_no_table():
     game, corp = _game_with_a_corporation("rolling-stock")
     game._set_price(corp, game.cards.top_price)
     assert "has no table" in " ".join(explain.rating(game, corp.name)["lines"])
-    assert "has no table" in " ".join(explain.price_after_dividend(game, corp.name, 0)["lines"])
+    assert "has no table" in " ".join(explain_price_after_dividend(game, corp.name, 0)["lines"])

@@ -33,6 +33,9 @@ from collections import Counter
 from assistant.rules import RuleError, events_of
 from assistant.rules.core import explain, preview
 from assistant.rules.core.game import Game
+from assistant.rules.core.phases.dividends import dividend_chart, explain_price_after_dividend
+from assistant.rules.core.phases.income import explain_income
+from assistant.rules.core.phases.ipo import ipo_calculator
 from assistant.rules.registry import STARS
 
 STYLES = {
@@ -60,7 +63,7 @@ def pick_event(g: Game, rng: random.Random, style: str) -> dict:
     menu = g.legal_actions()
     weights = STYLES[style]
     if style == "climber" and menu[0]["type"] == "dividend":
-        chart = preview.dividend_chart(g)
+        chart = dividend_chart(g)
         best = max(chart["rows"], key=lambda r: (r["new_price"], r["amount"]))
         return {"type": "dividend", "corporation": chart["corporation"], "amount": best["amount"]}
     item = rng.choices(menu, [weights.get(i["type"], 1.0) for i in menu])[0]
@@ -100,7 +103,7 @@ def refused(g: Game, event: dict) -> bool:
 
 # ---------------------------------------------------------------------- checks per decision
 def check_dividend(g: Game, seen: Counter) -> None:
-    chart = preview.dividend_chart(g)
+    chart = dividend_chart(g)
     item = g.legal_actions()[0]
     assert item["type"] == "dividend" and chart is not None
     name = chart["corporation"]
@@ -112,7 +115,7 @@ def check_dividend(g: Game, seen: Counter) -> None:
         a = after(g, {"type": "dividend", "corporation": name, "amount": amount})
         bankrupt = name not in a.corps
         assert row["new_price"] == (0 if bankrupt else a.corps[name].price), (row, amount)
-        assert row["new_price"] == explain.price_after_dividend(g, name, amount)["total"]
+        assert row["new_price"] == explain_price_after_dividend(g, name, amount)["total"]
         if not bankrupt:
             assert row["cash_left"] == a.corps[name].cash, (row, a.corps[name].cash)
         assert row["cash_left"] == corp.cash - amount * corp.issued
@@ -138,7 +141,7 @@ def check_dividend(g: Game, seen: Counter) -> None:
 
 
 def check_ipo(g: Game, rng: random.Random, seen: Counter) -> None:
-    calc = preview.ipo_calculator(g)
+    calc = ipo_calculator(g)
     menu = g.legal_actions()
     assert calc is not None and menu[0]["type"] == "ipo"
     abbr = calc["company"]
@@ -231,10 +234,10 @@ def check_acquisitions(g: Game, rng: random.Random, seen: Counter) -> None:
             snap = a.snapshot()["corporations"]
             assert set(out["effects"]) == {corp} | ({out["seller"]} if out["seller"] in g.corps else set())
             for name, eff in out["effects"].items():
-                assert eff["after"]["income"] == snap[name]["income"] == explain.income(a, name)["total"]
+                assert eff["after"]["income"] == snap[name]["income"] == explain_income(a, name)["total"]
                 assert eff["after"]["stars"] == snap[name]["stars"]
                 assert eff["before"]["income"] == g.snapshot()["corporations"][name]["income"]
-                assert eff["after"]["zero_dividend_price"] == explain.price_after_dividend(a, name, 0)["total"]
+                assert eff["after"]["zero_dividend_price"] == explain_price_after_dividend(a, name, 0)["total"]
                 gained = {tuple(p) for p in eff["synergies_gained"]}
                 lost = {tuple(p) for p in eff["synergies_lost"]}
                 assert not gained & lost
@@ -382,8 +385,8 @@ def test_previews_equal_the_game_after_the_event():
 
 def test_helpers_outside_their_decision():
     g = STARS.create(["Amy", "Brian", "Crystal"])
-    assert preview.dividend_chart(g) is None
-    assert preview.ipo_calculator(g) is None
+    assert dividend_chart(g) is None
+    assert ipo_calculator(g) is None
     assert preview.must_close(g) == []
     assert [r["total"] for r in preview.standings(g)] == [30, 30, 30]
     assert preview.banker_sheet({"moves": []}) == []

@@ -19,6 +19,8 @@ expected figures are written out by hand for small positions, from the canonical
 from __future__ import annotations
 
 from assistant.rules.core import preview
+from assistant.rules.core.phases.dividends import dividend_chart
+from assistant.rules.core.phases.ipo import ipo_calculator
 
 from .builders import FI, corporation, drawn_until, enter_phase, place, table
 
@@ -33,7 +35,7 @@ def test_dividend_chart_of_the_rulebook_synergistic():
     corporation(g, SYNERGISTIC, price=22, companies=["DSB", "MS", "BPM", "BSE"], cash=21, shares={"Amy": 2}, bank=1)
     drawn_until(g, "yellow")
     enter_phase(g, 6)
-    chart = preview.dividend_chart(g)
+    chart = dividend_chart(g)
     # the 22 card allows 7 per share; 21 cash for 3 shares allows 7 too
     assert [r["amount"] for r in chart["rows"]] == list(range(8))
     # amount a: 21 - 3a left; 7 stars of companies + one per full 10; 7 required (3 shares at 22)
@@ -57,11 +59,11 @@ def test_dividend_chart_leapfrogs_a_card_in_use():
     corporation(g, DOPPLER, price=27, companies=["WT"], cash=30, shares={"Brian": 1}, bank=1)
     drawn_until(g, "yellow")
     enter_phase(g, 6)
-    chart = preview.dividend_chart(g)
+    chart = dividend_chart(g)
     assert chart["corporation"] == DOPPLER  # higher share price first
     g.apply({"type": "dividend", "corporation": DOPPLER, "amount": 0})
     assert g.corps[DOPPLER].price == 27
-    chart = preview.dividend_chart(g)
+    chart = dividend_chart(g)
     assert chart["corporation"] == SYNERGISTIC
     first = chart["rows"][0]
     assert (first["target"], first["new_price"], first["skipped"]) == (27, 30, [27])
@@ -87,7 +89,7 @@ def test_ipo_calculator_follows_form_corporation():
     place(g, "BY", "Amy")
     drawn_until(g, "yellow")
     enter_phase(g, 9)
-    calc = preview.ipo_calculator(g)
+    calc = ipo_calculator(g)
     assert (calc["company"], calc["owner"], calc["face_value"], calc["cash"]) == ("BY", "Amy", 12, 6)
     prices = sorted({r["price"] for r in calc["rows"]})
     assert prices == [10, 11, 12, 13, 14, 16, 18, 20]

@@ -10,6 +10,7 @@ import pytest
 
 from assistant.rules.core import explain, words
 from assistant.rules.core.errors import RuleError
+from assistant.rules.core.phases.dividends import explain_dividend_limit
 from assistant.web import action_forms as web_menu
 
 from .builders import corporation, enter_phase, place, table
@@ -90,5 +91,5 @@ def test_a_turn_refusal_says_stock_masters_turn():
     with pytest.raises(RuleError) as err:
         g.apply({"type": "dividend", "corporation": "Doppler AG", "amount": 0})
     assert "It is Stock Masters' turn, not Doppler AG's." in err.value.message
-    dividend = explain.dividend_limit(g, "Doppler AG")
+    dividend = explain_dividend_limit(g, "Doppler AG")
     assert "30 cash for 2 issued shares allows" in " ".join(dividend["lines"])

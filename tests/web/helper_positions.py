@@ -13,8 +13,8 @@ from functools import cache
 
 from assistant.log import transcript
 from assistant.rules import events_of
-from assistant.rules.core import preview
 from assistant.rules.core.game import Game
+from assistant.rules.core.phases.ipo import ipo_calculator
 from assistant.rules.registry import STARS
 
 PLAYERS = ("Amy", "Brian", "Crystal")
@@ -46,7 +46,7 @@ def _dividend(g):
 
 
 def _ipo(g):
-    calc = preview.ipo_calculator(g) if _for(g) == "ipo" else None
+    calc = ipo_calculator(g) if _for(g) == "ipo" else None
     return bool(calc) and any(r["affordable"] for r in calc["rows"]) and any(not r["affordable"] for r in calc["rows"])
 
 

@@ -14,6 +14,9 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 from assistant.rules.core import explain, preview
+from assistant.rules.core.phases.dividends import dividend_chart, explain_dividend_limit, explain_price_after_dividend
+from assistant.rules.core.phases.income import explain_income
+from assistant.rules.core.phases.ipo import ipo_calculator
 from assistant.rules.stars import rulebook
 from assistant.rules.stars.cards import CARDS
 from tests.renaming import SAID_WITH_AN
@@ -105,7 +108,7 @@ def test_a_refusal_links_to_the_rule_it_applies(client, table, htmx):
 def test_dividend_chart_matches_the_engine_and_its_rows_pay(client, store):
     gid = import_position(client, "dividend")
     game = game_of("dividend")
-    chart = preview.dividend_chart(game)
+    chart = dividend_chart(game)
     page = client.get(f"/games/{gid}")
     assert f'href="/games/{gid}/help/dividend"' in page.get_data(as_text=True)  # one tap from the form
     html = client.get(f"/games/{gid}/help/dividend", headers=HX).get_data(as_text=True)
@@ -145,7 +148,7 @@ def test_dividend_chart_when_no_dividend_is_due(client, table):
 def test_ipo_calculator_matches_the_engine_and_forms_the_corporation(client):
     gid = import_position(client, "ipo")
     game = game_of("ipo")
-    calc = preview.ipo_calculator(game)
+    calc = ipo_calculator(game)
     assert f'href="/games/{gid}/help/ipo"' in client.get(f"/games/{gid}/c/actions").get_data(as_text=True)
     html = client.get(f"/games/{gid}/help/ipo", headers=HX).get_data(as_text=True)
     no_inline_code(html)
@@ -365,7 +368,7 @@ def test_bankers_sheet_in_the_history_and_its_panel(client):
     history = client.get(f"/games/{gid}/c/history").get_data(as_text=True)
     assert f'href="/games/{gid}/help/banker"' in history
     # paying the dividend: its sheet appears in the history at once
-    chart = preview.dividend_chart(game)
+    chart = dividend_chart(game)
     top = chart["rows"][-1]
     body = {
         "seq": state(client, gid)["seq"],
@@ -411,13 +414,13 @@ def test_why_explains_every_kind_of_figure(client):
     corp = game.next["corporation"]
     player = game.order[0]
     cases = {
-        ("income", (("entity", player),)): explain.income(game, player),
-        ("income", (("entity", corp),)): explain.income(game, corp),
-        ("income", (("entity", "foreign_investor"),)): explain.income(game, "foreign_investor"),
+        ("income", (("entity", player),)): explain_income(game, player),
+        ("income", (("entity", corp),)): explain_income(game, corp),
+        ("income", (("entity", "foreign_investor"),)): explain_income(game, "foreign_investor"),
         ("stars", (("corporation", corp),)): explain.stars(game, corp),
-        ("price", (("corporation", corp), ("amount", 1))): explain.price_after_dividend(game, corp, 1),
+        ("price", (("corporation", corp), ("amount", 1))): explain_price_after_dividend(game, corp, 1),
         ("share_price", (("corporation", corp), ("side", "sell"))): explain.share_price(game, corp, False),
-        ("dividend_limit", (("corporation", corp),)): explain.dividend_limit(game, corp),
+        ("dividend_limit", (("corporation", corp),)): explain_dividend_limit(game, corp),
         ("score", (("player", player),)): explain.score(game, player),
     }
     for (kind, args), ex in cases.items():

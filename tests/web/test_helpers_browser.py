@@ -20,6 +20,9 @@ import pytest
 from assistant.log import transcript
 from assistant.rules.core import explain, preview
 from assistant.rules.core.game import Game
+from assistant.rules.core.phases.dividends import dividend_chart, explain_price_after_dividend
+from assistant.rules.core.phases.income import explain_income
+from assistant.rules.core.phases.ipo import ipo_calculator
 from assistant.rules.registry import STARS
 from assistant.rules.stars import rulebook
 from tests.renaming import SAID_WITH_AN
@@ -139,7 +142,7 @@ def test_dividend_chart_one_tap_and_a_row_pays(live, phone):
     page, problems = phone
     n = prefix("dividend")
     game = engine_game(n)
-    chart = preview.dividend_chart(game)
+    chart = dividend_chart(game)
     page.goto(import_game(live, n))
     group = page.locator("#c-actions .group", has_text="dividend of")
     box = tap_helper(page, "#c-actions", "Dividend chart")
@@ -159,7 +162,7 @@ def test_dividend_chart_one_tap_and_a_row_pays(live, phone):
     rows.last.locator("a.why").click()
     why = rows.last.locator(".why-box")
     expect(why).to_be_visible(timeout=5000)
-    ex = explain.price_after_dividend(game, chart["corporation"], r["amount"])
+    ex = explain_price_after_dividend(game, chart["corporation"], r["amount"])
     for line in ex["lines"]:
         expect(why).to_contain_text(line)
     shot(box, "dividend-why")
@@ -176,7 +179,7 @@ def test_dividend_chart_one_tap_and_a_row_pays(live, phone):
 def test_ipo_calculator_one_tap(live, phone):
     page, problems = phone
     n = prefix("ipo")
-    calc = preview.ipo_calculator(engine_game(n))
+    calc = ipo_calculator(engine_game(n))
     page.goto(import_game(live, n))
     box = tap_helper(page, "#c-actions", "IPO calculator")
     by_price = {}
@@ -336,7 +339,7 @@ def test_standings_banker_outlook_and_why_from_the_components(live, phone):
     player = game.order[0]
     nav(page, "players")
     article = page.locator("#c-players article", has_text=player).first
-    for kind, ex in (("income", explain.income(game, player)), ("score", explain.score(game, player))):
+    for kind, ex in (("income", explain_income(game, player)), ("score", explain.score(game, player))):
         article.locator(f'a.why[href*="/why/{kind}"]').click()
         why = article.locator(".why-box")
         expect(why).to_be_visible(timeout=5000)
@@ -386,7 +389,7 @@ def test_helpers_without_javascript_are_pages(live, browser):
     context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     page = context.new_page()
     n = prefix("dividend")
-    chart = preview.dividend_chart(engine_game(n))
+    chart = dividend_chart(engine_game(n))
     url = import_game(live, n)
     page.goto(url)
     page.locator("#c-actions a.helper-link", has_text="Dividend chart").click()

@@ -403,7 +403,8 @@ def test_money_on_the_play_screens_is_written_as_the_rules_write_it(client, tabl
 def test_a_card_in_use_is_skipped_in_the_games_own_word(key, word):
     """Issue 37: the Guide's word is "skip" ("cards that are already in use are skipped"), as v2.2's
     ("take the next available share price card"); "leapfrog" is the Stars rulebook's."""
-    from assistant.rules.core import explain, position
+    from assistant.rules.core import position
+    from assistant.rules.core.phases.dividends import explain_price_after_dividend
 
     from .board_positions import SIX, crowded
 
@@ -412,7 +413,7 @@ def test_a_card_in_use_is_skipped_in_the_games_own_word(key, word):
         line
         for name in game.corps
         for amount in range(0, 1 + min(5, game.corps[name].cash // game.corps[name].issued))  # what it can pay
-        for line in explain.price_after_dividend(game, name, amount)["lines"]
+        for line in explain_price_after_dividend(game, name, amount)["lines"]
         if " in use, so it " in line
     ]
     assert lines and all(re.fullmatch(rf"\d+ is in use, so it {word} to \d+\.", line) for line in lines), lines[:3]

@@ -11,6 +11,7 @@ from html import unescape
 from assistant.rules import events_of
 from assistant.rules.core import explain
 from assistant.rules.core.game import Game
+from assistant.rules.core.phases.income import explain_income
 from assistant.rules.registry import STARS
 from assistant.rules.stars.cards import CARDS
 from assistant.web import action_forms as web_menu
@@ -167,7 +168,7 @@ def test_corporation_shows_income_and_stars_with_their_parts(client, table, stor
     _, game = store.state(gid)
     html = client.get(f"/games/{gid}/c/corporations").text
     text = _text(html)
-    income = explain.income(game, "Prussian Railway")
+    income = explain_income(game, "Prussian Railway")
     stars = explain.stars(game, "Prussian Railway")
     assert f"Income {income['total']}" in text
     assert f"Stars {stars['total']} of {stars['required']} required" in text
@@ -206,7 +207,7 @@ def test_foreign_investor_income_is_explained(client, table, store):
     gid = _game_at(table, len(TURN_ONE))
     _, game = store.state(gid)
     html = client.get(f"/games/{gid}/c/foreign").text
-    why = explain.income(game, "foreign_investor")
+    why = explain_income(game, "foreign_investor")
     assert f"income <strong>{why['total']}</strong>" in html
     for line in why["lines"]:
         assert f"<li>{line}</li>" in html

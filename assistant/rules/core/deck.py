@@ -7,6 +7,32 @@ from .errors import RuleError
 
 
 class DeckMixin:
+    def _check_open_deck(self, deck, counts: dict[str, int], always_in: dict[str, str] | None = None) -> set[str]:
+        """The declared deck of the open companies variant: ``counts`` companies of each colour
+        (Stars: the highest of each colour, ``always_in``, among them)."""
+        if not deck:
+            raise RuleError("The open companies variant needs the list of companies in the deck.")
+        deck = list(deck)
+        companies = self.cards.companies
+        unknown = [a for a in deck if a not in companies]
+        if unknown:
+            raise RuleError(f"Unknown companies in the deck: {', '.join(map(str, unknown))}.")
+        if len(set(deck)) != len(deck):
+            raise RuleError("A company appears twice in the deck.")
+        n = len(self.players)
+        for a in deck:
+            if companies[a].color not in counts:
+                raise RuleError(
+                    f"The {a} is {companies[a].color}; this game's deck has no {companies[a].color} companies."
+                )
+        for color, want in counts.items():
+            have = [a for a in deck if companies[a].color == color]
+            if len(have) != want:
+                raise RuleError(f"With {n} players the deck holds {want} {color} companies, not {len(have)}.")
+            if always_in and always_in[color] not in have:
+                raise RuleError(f"The {always_in[color]} (highest {color}) is always in the deck.")
+        return set(deck)
+
     def top_color(self) -> str | None:
         for color in self.colors:
             if self.deck_left[color]:

@@ -9,38 +9,6 @@ from __future__ import annotations
 from . import words
 
 
-def _costs_line(game) -> str:
-    costs = game.costs()
-    top = game.top_color()
-    where = (
-        f"the top card of the deck is {top}"
-        if top
-        else ("the game end card shows its " + ("back" if game.end_flipped else "front"))
-    )
-    if not costs:
-        return f"No cost of ownership now ({where})."
-    parts = ", ".join(f"{color} {amount}" for color, amount in costs.items())
-    return f"Cost of ownership per company: {parts} ({where})."
-
-
-def income(game, entity: str) -> dict:
-    """Phase 5 income of a player, a corporation or the foreign investor ("foreign_investor")."""
-    if entity == "foreign_investor":
-        inc = game.fi_income()
-        title = "Foreign investor income"
-    elif entity in game.corps:
-        inc = game.corp_income(entity)
-        title = f"{entity} income"
-    else:
-        inc = game.player_income(entity)
-        title = f"{words.possessive(entity)} income"
-    lines = inc.lines() or ["No companies."]
-    lines.append(_costs_line(game))
-    if entity in game.players:
-        lines.append("Companies owned by players never earn synergies.")
-    return {"title": title, "total": inc.total, "lines": lines}
-
-
 def rating(game, corp_name: str) -> dict:
     """What the ruleset rates a corporation by, explained: Stars its stars against the stars its
     share price card requires, classic its book value against its market value."""
@@ -49,32 +17,6 @@ def rating(game, corp_name: str) -> dict:
 
 stars = rating  # the stars explanation (classic: its book value explanation)
 book_value = rating
-
-
-def price_after_dividend(game, corp_name: str, amount: int) -> dict:
-    """Where the share price goes if the corporation pays ``amount`` per share now."""
-    corp = game.corps[corp_name]
-    cash = corp.cash - amount * corp.issued
-    move, facts, _why = game.adjustment(corp, cash)
-    m = game.ruleset.cash  # money as the game writes it: "$12" in v2.2 and classic, "12" in Stars
-    lines = [
-        f"Pays {m(amount)} × {words.count(corp.issued, 'share')} = {m(amount * corp.issued)}; {m(cash)} cash left."
-    ]
-    lines += game.pricing.dividend_lines(game, corp, cash, facts, move)
-    if move.skipped:
-        lines.append(
-            f"{', '.join(map(str, move.skipped))} {'is' if len(move.skipped) == 1 else 'are'} in use, "
-            f"so it {game.ruleset.word('skipped')} to {move.new}."
-        )
-    if move.new == 0:
-        lines.append("The 0 card means bankruptcy.")
-    return {
-        "title": f"{corp_name} share price",
-        "total": move.new,
-        "target": move.target,
-        "skipped": list(move.skipped),
-        "lines": lines,
-    }
 
 
 def share_price(game, corp_name: str, buying: bool) -> dict:
@@ -91,21 +33,6 @@ def share_price(game, corp_name: str, buying: bool) -> dict:
         lines.append(f"Cards in use are skipped: {holders}.")
     lines.append(f"The {'buyer pays' if buying else 'seller receives'} the new price, {move.new}.")
     return {"title": f"{verb} {words.a(corp_name)} share", "total": move.new, "lines": lines}
-
-
-def dividend_limit(game, corp_name: str) -> dict:
-    corp = game.corps[corp_name]
-    card = game.max_payout(corp)
-    by_cash = corp.cash // corp.issued
-    m = game.ruleset.cash
-    return {
-        "title": f"{corp_name} dividend",
-        "total": min(card, by_cash),
-        "lines": [
-            f"The {m(corp.price)} card allows up to {m(card)} per share.",
-            f"{m(corp.cash)} cash for {words.count(corp.issued, 'issued share')} allows {m(by_cash)} per share.",
-        ],
-    }
 
 
 def score(game, player: str) -> dict:

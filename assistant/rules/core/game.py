@@ -19,9 +19,14 @@ from .figures import FiguresMixin
 from .menu import MenuMixin
 from .phases.acquisition import AcquisitionMixin
 from .phases.closing import ClosingMixin
-from .phases.corporate import CorporateMixin
+from .phases.dividends import DividendsMixin
 from .phases.done import DoneMixin
+from .phases.end_card import EndCardMixin
+from .phases.end_check import EndCheckMixin
+from .phases.income import IncomeMixin
 from .phases.investment import InvestmentMixin
+from .phases.ipo import IpoMixin
+from .phases.issue import IssueMixin
 from .procedures import ProceduresMixin
 from .records import Journal
 from .snapshot import SnapshotMixin
@@ -34,7 +39,12 @@ class Game(
     AcquisitionMixin,
     DoneMixin,
     ClosingMixin,
-    CorporateMixin,
+    IncomeMixin,
+    DividendsMixin,
+    EndCardMixin,
+    IssueMixin,
+    IpoMixin,
+    EndCheckMixin,
     MenuMixin,
     SnapshotMixin,
     DeckMixin,
@@ -183,33 +193,6 @@ class Game(
 
     def phase_no(self, kind: str) -> int:
         return self.PHASES.index(kind) + 1
-
-    # ------------------------------------------------------------------ construction
-    def _check_open_deck(self, deck, counts: dict[str, int], always_in: dict[str, str] | None = None) -> set[str]:
-        """The declared deck of the open companies variant: ``counts`` companies of each colour
-        (Stars: the highest of each colour, ``always_in``, among them)."""
-        if not deck:
-            raise RuleError("The open companies variant needs the list of companies in the deck.")
-        deck = list(deck)
-        companies = self.cards.companies
-        unknown = [a for a in deck if a not in companies]
-        if unknown:
-            raise RuleError(f"Unknown companies in the deck: {', '.join(map(str, unknown))}.")
-        if len(set(deck)) != len(deck):
-            raise RuleError("A company appears twice in the deck.")
-        n = len(self.players)
-        for a in deck:
-            if companies[a].color not in counts:
-                raise RuleError(
-                    f"The {a} is {companies[a].color}; this game's deck has no {companies[a].color} companies."
-                )
-        for color, want in counts.items():
-            have = [a for a in deck if companies[a].color == color]
-            if len(have) != want:
-                raise RuleError(f"With {n} players the deck holds {want} {color} companies, not {len(have)}.")
-            if always_in and always_in[color] not in have:
-                raise RuleError(f"The {always_in[color]} (highest {color}) is always in the deck.")
-        return set(deck)
 
     @classmethod
     def replay(cls, players, options=(), events=(), deck=None, persons=None, *, ruleset) -> Game:

@@ -164,43 +164,6 @@ class MenuMixin:
                     out.append({"type": "close", "company": abbr, "owner": corp.name, "player": corp.president})
         return out
 
-    # dividends, issue, IPO -------------------------------------------------
-    def _menu_dividends(self) -> list[dict]:
-        corp = self.corps[self.queue[0]]
-        return [
-            {
-                "type": "dividend",
-                "player": corp.president,
-                "corporation": corp.name,
-                "min": 0,
-                "max": self.dividend_max(corp),
-            }
-        ]
-
-    def ipo_options(self, abbr: str) -> list[dict]:
-        """Every free share price x free charter for going public with ``abbr``, affordable or not."""
-        options = []
-        for price in self.ipo_prices(abbr):
-            shares, payment, treasury = self.ipo_terms(abbr, price)
-            terms = {"price": price, "owner_shares": shares, "bank_shares": shares, "payment": payment}
-            options += [{"corporation": c, **terms, "treasury": treasury} for c in self.free_charters()]
-        return options
-
-    def _menu_issue(self) -> list[dict]:
-        corp = self.corps[self.queue[0]]
-        base = {"player": corp.president, "corporation": corp.name}
-        out = [{"type": "issue", **base, "price": self.issue_price(corp)}] if corp.unissued else []
-        return out + [{"type": "skip_issue", **base}]
-
-    def _menu_ipo(self) -> list[dict]:
-        abbr = self.queue[0]
-        owner = self.owner[abbr]
-        options = [o for o in self.ipo_options(abbr) if o["payment"] <= owner.cash]
-        return [
-            {"type": "ipo", "player": owner.name, "company": abbr, "options": options},
-            {"type": "skip_ipo", "player": owner.name, "company": abbr},
-        ]
-
 
 def events_of(item: dict, pick) -> dict:
     """A concrete event from a menu item; ``pick(lo, hi)`` chooses amounts, ``pick(seq)`` choices."""

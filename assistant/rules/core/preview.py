@@ -10,71 +10,6 @@ from __future__ import annotations
 from .errors import RuleError
 
 
-# ---------------------------------------------------------------------- dividends
-def dividend_chart(game) -> dict | None:
-    """For the corporation whose dividend is due: one row per allowed amount per share."""
-    nxt = game.next
-    if not nxt or nxt.get("for") != "dividend":
-        return None
-    name = nxt["corporation"]
-    corp = game.corps[name]
-    top = game.cards.top_price
-    rows = []
-    for amount in range(game.dividend_max(corp) + 1):
-        after = game.preview({"type": "dividend", "corporation": name, "amount": amount})
-        cash_left = corp.cash - amount * corp.issued
-        # Stars: "stars" and "required"; classic: "book_value" and the card's "table_row"
-        move, facts, _why = game.adjustment(corp, cash_left)
-        new = after.corps[name].price if name in after.corps else 0
-        payouts = {p.name: amount * p.shares[name] for p in game.players.values() if p.shares.get(name)}
-        if corp.bank_shares:
-            payouts["Bank"] = amount * corp.bank_shares
-        rows.append(
-            {
-                "amount": amount,
-                "cash_left": cash_left,
-                **facts,
-                "target": move.target,
-                "new_price": new,
-                "skipped": list(move.skipped),
-                "effect": "bankrupt"
-                if new == 0
-                else str(top)
-                if new == top
-                else "keep"
-                if new == corp.price
-                else "raise"
-                if new > corp.price
-                else "drop",
-                "payouts": payouts,
-            }
-        )
-    return {"corporation": name, "price": corp.price, "issued": corp.issued, "cash": corp.cash, "rows": rows}
-
-
-# ---------------------------------------------------------------------- IPO
-def ipo_calculator(game) -> dict | None:
-    """For the company whose owner decides in phase 9: every free price and charter."""
-    nxt = game.next
-    if not nxt or nxt.get("for") != "ipo":
-        return None
-    abbr = nxt["company"]
-    owner = game.owner[abbr]
-    face = game.cards.companies[abbr].face_value
-    before = owner.cash + face
-    rows = [
-        {
-            **o,
-            **game.ipo_figures(o["corporation"], abbr, o["price"], o["owner_shares"], o["treasury"]),
-            "affordable": o["payment"] <= owner.cash,
-            "value_before": before,
-            "value_after": owner.cash - o["payment"] + o["owner_shares"] * o["price"],
-        }
-        for o in game.ipo_options(abbr)
-    ]
-    return {"company": abbr, "owner": owner.name, "face_value": face, "cash": owner.cash, "rows": rows}
-
-
 # ---------------------------------------------------------------------- shares
 def share_trade(game, player: str, corporation: str, buying: bool) -> dict:
     """Exact price, presidency change, receivership, bankruptcy or game end of a buy or sale."""
@@ -305,8 +240,6 @@ def cost_outlook(game) -> dict:
 
 
 __all__ = [
-    "dividend_chart",
-    "ipo_calculator",
     "share_trade",
     "acquisition",
     "closing",

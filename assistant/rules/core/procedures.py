@@ -1,10 +1,12 @@
 """What every phase does the same way: the log and the banker's sheet, companies changing hands,
-share prices set and moved, bankruptcy, and the presidency."""
+share prices set and moved, bankruptcy, the presidency, and whose turn it is in a phase that
+takes the corporations (or companies) one after another."""
 
 from __future__ import annotations
 
 from . import words
 from .entities import Corporation
+from .errors import RuleError
 from .market import move
 
 
@@ -93,3 +95,17 @@ class ProceduresMixin:
                     self._log(f"{cand} becomes president of {corp.name} ({words.count(best, 'share')})")
                 corp.president = cand
                 return
+
+    def _queue_head(self, ev, kind):
+        """The corporation whose turn it is in the ``kind`` phase (dividends, issue), named by ``ev``."""
+        if self.phase_kind != kind:
+            raise RuleError(f"It is phase {self.phase}, not {self.ruleset.phase_said(self.phase_no(kind))}.")
+        name = ev.get("corporation")
+        head = self.queue[0]
+        if name != head:
+            raise RuleError(
+                f"It is {words.possessive(head)} turn, not {words.possessive(name)}."
+                if name in self.corps
+                else f"It is {words.possessive(head)} turn; {name!r} is not a corporation in play."
+            )
+        return self.corps[head]
