@@ -4,7 +4,7 @@ post is answered with them, the Log's full history and the history export list t
 The log is a walk on a tree of effective-event lists: an event goes down to a child, an undo back
 up to the parent, a redo down again to the node it came from; and the text of an event depends
 only on the node it is applied at.  ``texts`` lays out the tree without the engine, from the
-lowest node the rows reach (``lowest``: the effective events below it are untouched meanwhile);
+lowest node the rows reach (``walk.reach``: the effective events below it are untouched meanwhile);
 then one replay from there gives the texts of the events after it and the states of the nodes
 where the walk branches off, and each new node is computed once from its parent's state: undoing
 and entering the same event again costs nothing, however often it happens.  A state is copied only
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import json
 
-from assistant.log.walk import kept_count, new_tail
-from assistant.rules.core.events import AMEND, GO_BACK, REDO, UNDO, label
+from assistant.log.walk import JUMPED, RESTORED, TAKEN_BACK, Walk, corrects, goes_back, kept_count
+from assistant.rules.core.events import label
 
 
 def entry_text(entry: dict) -> str:
@@ -36,80 +36,56 @@ def event_words(event: dict) -> str:
     return str(label(event.get("type", "?"))) + (": " + ", ".join(fields) if fields else "")
 
 
-def lowest(count: int, rows: list[dict]) -> int:
-    """The fewest effective events there are while ``rows`` (plain events, undos and redos) are
-    read after a log with ``count`` of them."""
-    depth, top, back = count, count, 0
-    for event in rows:
-        kind = event.get("type")
-        if kind == UNDO:
-            back += depth > 0
-            depth = max(0, depth - 1)
-        elif kind == REDO:
-            depth, back = (depth + 1, back - 1) if back else (depth, back)
-        else:
-            depth, back = depth + 1, 0
-        top = min(top, depth)
-    return top
-
-
 def jump_label(row: dict) -> str:
     """A correction or a going back, named as what an undo takes back or a redo brings back."""
-    if row.get("type") == GO_BACK:
+    if goes_back(row):
         return f"going back to row {row.get('to')}"
-    if row.get("type") == AMEND:
+    if corrects(row):
         return f"the correction of entry {int(row.get('index', 0)) + 1}"
     return str(label(row.get("type", "?")))
 
 
 def texts(game, prefix: list[dict], rows: list[dict]) -> list[str]:
     """The texts of ``rows`` read after the effective events ``prefix`` played on ``game`` (the game
-    at the lowest point the rows reach: ``lowest``, or the game's start with no prefix when a row
+    at the lowest point the rows reach: ``walk.reach``, or the game's start with no prefix when a row
     before them corrects or goes back); ``game`` is played on.  An undo or a redo that changes
     nothing has no text.  RuleError if the engine refuses an event."""
     # pass 1: the tree, and the walk on it as (node before, node after or None, what: a new event,
     # "redo", "undo", "jump" or None, the words' subject: a node or a _Jump)
     chain = [_Node(None, 0)]
     for event in prefix:
-        chain.append(chain[-1].child(_key(event), new=False, event=event))
+        chain.append(chain[-1].child(_key(event), new=False))
     walk: list[tuple] = []
     node = chain[-1]
     taken = [(a, b, b) for a, b in zip(chain, chain[1:], strict=False)]  # entries in effect: (from, to, subject)
     back: list[tuple] = []  # the entries undone since the last new entry: what a redo brings back
+    log = Walk.of_events(prefix)  # what each row does
     for event in rows:
-        kind = event.get("type")
-        if kind == UNDO:
-            if not taken:
-                walk.append((node, None, None, None))
-                continue
+        move = log.step(event)
+        if move is None:  # an undo or a redo with nothing to do
+            walk.append((node, None, None, None))
+            continue
+        if move == TAKEN_BACK:
             entry = taken.pop()
             back.append(entry)
             walk.append((node, entry[0], "undo", entry[2]))
             node = entry[0]
             continue
-        if kind == REDO:
-            if not back:
-                walk.append((node, None, None, None))
-                continue
+        if move == RESTORED:
             entry = back.pop()
             taken.append(entry)
             walk.append((node, entry[1], "redo", entry[2]))
             node = entry[1]
             continue
         back.clear()
-        if kind in (AMEND, GO_BACK):
+        if move == JUMPED:
             target = node
             while target.depth > event["index"]:
                 target = target.parent
-            old = []
-            at = node
-            while at is not target:
-                old.append(at.event)
-                at = at.parent
-            for new in new_tail(event, old[::-1]):
+            for new in log.out[event["index"] :]:
                 key = _key(new)
                 known = target.children.get(key)
-                child = known or target.child(key, new=True, event=new)
+                child = known or target.child(key, new=True)
                 if not known:
                     walk.append((target, child, new, None))  # computed, no words of its own
                 target = child
@@ -120,7 +96,7 @@ def texts(game, prefix: list[dict], rows: list[dict]) -> list[str]:
             continue
         key = _key(event)
         known = node.children.get(key)
-        child = known or node.child(key, new=True, event=event)
+        child = known or node.child(key, new=True)
         walk.append((node, child, None if known else event, child))
         taken.append((node, child, child))
         node = child
@@ -172,7 +148,7 @@ class _Jump:
 
     def words(self) -> str:
         row = self.row
-        if row.get("type") == GO_BACK:
+        if goes_back(row):
             return f"Went back to the game as it was after row {row.get('to')}"
         node = self.target
         while node.depth > row["index"] + 1:
@@ -193,16 +169,16 @@ def _key(event: dict) -> str:
 class _Node:
     """A list of effective events, as a node of the tree a log walks on."""
 
-    __slots__ = ("parent", "depth", "event", "children", "fresh_children", "state", "text")
+    __slots__ = ("parent", "depth", "children", "fresh_children", "state", "text")
 
-    def __init__(self, parent: _Node | None, depth: int, event: dict | None = None):
-        self.parent, self.depth, self.event = parent, depth, event
+    def __init__(self, parent: _Node | None, depth: int):
+        self.parent, self.depth = parent, depth
         self.children: dict[str, _Node] = {}
         self.fresh_children = 0  # children the rows create (not on the prefix)
         self.state = None  # the engine game at this node, while a new child still needs it
         self.text: str | None = None  # the journal text of the event leading here
 
-    def child(self, key: str, new: bool, event: dict | None = None) -> _Node:
-        node = self.children[key] = _Node(self, self.depth + 1, event)
+    def child(self, key: str, new: bool) -> _Node:
+        node = self.children[key] = _Node(self, self.depth + 1)
         self.fresh_children += new
         return node

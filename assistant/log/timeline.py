@@ -11,9 +11,9 @@ the latest saved state that the rows after it leave in place, else by one replay
 Every table event the log holds is given to the engine here (``play``) or in the two walks that
 need their own order: ``corrections.correct`` and ``meanwhile.texts``.
 
-The source (``assistant.store.Store``) gives: ``rows(gid, after, upto)`` (the log rows, read in one
-place: ``walk.read_row``), ``tables.saved_state(gid, version, upto, events)``, ``state_key`` (what
-signs the saved states), ``save_states(gid, saves)``, ``journal_at(info, seq)`` (a restored game's older journal entries) and ``save_every``.
+The source (``assistant.store.Store``) is what ``source.Source`` says: the log rows (read in one
+place: ``walk.read_row``), the saved states and what signs them, a restored game's older journal
+entries.  What a row does is the walk's to say (``walk.py``): nothing here reads a row's kind.
 """
 
 from __future__ import annotations
@@ -21,17 +21,15 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
 
 from assistant.log import corrections, meanwhile, saved
-from assistant.log.walk import JUMPS, TooShort, Walk, kept_count, kept_places, new_tail
+from assistant.log.source import GameStart, Source
+from assistant.log.walk import TooShort, Walk, is_history, kept_count, kept_places, new_tail, reach
 from assistant.rules import RuleError
-from assistant.rules.core.events import AMEND, REDO, UNDO
 from assistant.rules.core.game import Game
 
 log = logging.getLogger(__name__)
 
-REWRITES = (UNDO, REDO, *JUMPS)  # rows that change which entries are in effect
 SAVED_TRIES = 3  # saved states tried, newest first, before a state is replayed from the log's start
 
 
@@ -70,17 +68,17 @@ class Timeline:
     """A game after its first ``seq`` log rows.  ``unsaved``: rows read since the last saved state.
     Treat ``game`` as read-only (fork it to play on)."""
 
-    info: Any  # the store's GameInfo: the game's start
+    info: GameStart  # the store's GameInfo: the game's start
     seq: int
     game: Game
     walk: Walk
     unsaved: int
-    source: Any = field(repr=False, compare=False)  # the store: rows(gid, after, upto), saved states
+    source: Source = field(repr=False, compare=False)  # the store: rows(gid, after, upto), saved states
 
     # -- moving on ---------------------------------------------------------------------
     def advance(self, events: list[dict]) -> Timeline:
         """This timeline moved on by the rows ``events`` (RuleError: the engine refuses one)."""
-        if any(e.get("type") in REWRITES for e in events):
+        if any(is_history(e) for e in events):
             return build(self.source, self.info, self.seq, extra=tuple(events))
         game, walk = self.game.fork(), self.walk.copy()
         for event in events:
@@ -105,9 +103,9 @@ class Timeline:
     def undone_words(self) -> list[dict]:
         """What redo would restore, the next first, in words: [{"n", "text"}]."""
         out, game = [], self.game.fork()
-        for n, entry in enumerate(self.walk.undone, 1):
+        for n, (again, entry) in enumerate(reversed(self.walk.back), 1):
             text = None
-            if entry.get("type") not in JUMPS and game is not None:
+            if again == "event" and game is not None:
                 try:
                     text = _entry_text(play(game, [entry]).journal[-1])
                 except RuleError:
@@ -144,8 +142,8 @@ class Timeline:
 
     def _latest_correction_in_effect(self):
         """(walk, its taken entry) of the latest correction if it is still in effect, else None."""
-        latest = self.walk.latest_amend
-        if latest is None or latest.get("type") != AMEND:
+        latest = self.walk.latest_correction
+        if latest is None:
             return None
         at = latest["index"] - self.walk.base
         if at >= 0 and (at >= len(self.walk.out) or self.walk.out[at] != latest["event"]):
@@ -242,25 +240,25 @@ class Timeline:
         """The words of each log row after row ``seq`` (None: an undo or a redo that changed nothing)."""
         seq = max(0, min(seq, self.seq))
         rows = self.source.rows(self.info.id, seq, self.seq)
-        if not any(r.event.get("type") in REWRITES for r in rows):
+        if not any(is_history(r.event) for r in rows):
             # the usual case (a phone tapped a moment too late): no replay, the journal has it all
             journal = self.game.journal
             return [meanwhile.entry_text(j) for j in journal[len(journal) - len(rows) :]] if rows else []
         at = build(self.source, self.info, seq) if seq else None
-        if at is None or _reaches_back(at.walk, rows):
+        top = None if at is None else reach(at.walk, [r.event for r in rows])
+        if top is None:
             # a correction or a going back among them, or one taken back by them: the walk from the start
             every = rows if not seq else self.source.rows(self.info.id, 0, self.seq)
-            return self._texts(None, every)[seq:]
-        return self._texts(at, rows)
+            return self._texts(None, every, 0)[seq:]
+        return self._texts(at, rows, top)
 
-    def _texts(self, at: Timeline | None, rows) -> list[str]:
+    def _texts(self, at: Timeline | None, rows, top: int) -> list[str]:
         """The words of ``rows``, the log rows after ``at`` (None: the log's start), played from the
-        lowest point they reach back to (meanwhile.py)."""
+        lowest point they reach back to, ``top`` effective events (meanwhile.py)."""
         moves = [row.event for row in rows]
         if at is None:
             start, prefix = self.info.start(), []
         else:
-            top = meanwhile.lowest(at.walk.count, moves)
             begin = build(self.source, self.info, at.seq, depth=top)  # the game after the first ``top`` events
             start, prefix = begin.game, begin.walk.out[top - begin.walk.base :]
         try:
@@ -269,35 +267,15 @@ class Timeline:
             raise Unplayable(f"the rules engine refuses a stored event: {err.message}") from err
 
 
-def _reaches_back(walk: Walk, rows) -> bool:
-    """Whether ``rows``, read after ``walk``, hold a correction or a going back, take back one made
-    before them, restore an entry undone before them (or reach further back than ``walk`` holds):
-    their words are then walked from the log's start."""
-    if any(row.event.get("type") in JUMPS for row in rows):
-        return True
-    before, after = walk.taken, walk.copy()
-    low, undone_before = len(before), len(walk.back)
-    try:
-        for row in rows:
-            kind = row.event.get("type")
-            if kind == REDO and after.back and len(after.back) <= undone_before:
-                return True  # it restores an entry undone before them
-            if kind not in (UNDO, REDO):
-                undone_before = 0
-            after.step(row.event)
-            low = min(low, len(after.taken))
-    except TooShort:
-        return True
-    return any(entry[0] == "amend" for entry in before[low:])
-
-
 # -- making timelines -------------------------------------------------------------------------
-def fresh(source, info, game: Game, events: list[dict]) -> Timeline:
+def fresh(source: Source, info: GameStart, game: Game, events: list[dict]) -> Timeline:
     """The timeline of a game just stored with ``events`` (all in effect), ``game`` played to there."""
     return Timeline(info, len(events), game, Walk.of_events(events), len(events), source)
 
 
-def build(source, info, seq: int, extra: tuple[dict, ...] = (), depth: int | None = None) -> Timeline:
+def build(
+    source: Source, info: GameStart, seq: int, extra: tuple[dict, ...] = (), depth: int | None = None
+) -> Timeline:
     """The game after its first ``seq`` rows and the ``extra`` rows not written yet; the Game
     after only the first ``depth`` effective events if given (the walk is the log's, whole).
 
@@ -339,7 +317,7 @@ def build(source, info, seq: int, extra: tuple[dict, ...] = (), depth: int | Non
     return timeline
 
 
-def replay(source, info, rows: list[dict], depth: int | None = None, written: int | None = None):
+def replay(source: Source, info: GameStart, rows: list[dict], depth: int | None = None, written: int | None = None):
     """The timeline after the log rows ``rows`` (its game after the first ``depth`` effective events
     only, if given), replayed from its start; and the saved forms of its states after the latest rows
     (of the first ``written``, those in the database) whose number is a multiple of ``save_every``

@@ -17,6 +17,10 @@ or set aside.  It knows every kind of row the store writes:
   (``"events": [...]``) and are read as they are.
 
 Rows are read in one place, ``read_row`` (the store's tables hand them over as stored JSON).
+
+This module is the only reader of those kinds of rows (issue 39): the rest of the code asks it what
+a row does (``is_history``, ``goes_back``, ``corrects``, the move ``Walk.step`` returns, how far back
+rows reach: ``reach``) and which row an entry of the table is written as (``row_for``, ``row_form``).
 """
 
 from __future__ import annotations
@@ -28,11 +32,107 @@ from assistant.rules.core.events import AMEND, GO_BACK, REDO, UNDO
 
 UNDOS_WITHOUT_CONFIRM = 3  # past this many undos in a row, the next one must be confirmed again
 JUMPS = (AMEND, GO_BACK)  # rows that replace the effective events from an index on
+HISTORY = (UNDO, REDO, *JUMPS)  # rows that change which entries are in effect (not a new entry)
+
+# What a row did, as ``Walk.step`` returns it (None: an undo or a redo that had nothing to do)
+ENTERED = "entered"  # a new entry in effect
+TAKEN_BACK = "taken back"  # the latest entry in effect taken back
+RESTORED = "restored"  # the latest entry undone brought back
+JUMPED = "jumped"  # the effective events from the row's ``index`` on replaced
+
+
+class NotARow(Exception):
+    """An entry of the table that the log cannot take as it stands (``message``: why)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
 
 
 def read_row(text: str) -> dict:
     """A stored row's event, as the walk and the engine read it (ValueError: not readable)."""
     return json.loads(text)
+
+
+def is_history(row: dict) -> bool:
+    """Whether ``row`` is a row of the history (an undo, a restore, a correction, a going back), which
+    changes which entries are in effect, rather than a new entry."""
+    return row.get("type") in HISTORY
+
+
+def goes_back(row: dict) -> bool:
+    """Whether ``row`` is a going back (to the game as it was after its row ``to``)."""
+    return row.get("type") == GO_BACK
+
+
+def corrects(row: dict) -> bool:
+    """Whether ``row`` is a correction (of its entry ``index``)."""
+    return row.get("type") == AMEND
+
+
+def asks_confirm(event: dict, undos_in_a_row) -> bool:
+    """Whether ``event`` must be confirmed before it is written: an undo after
+    ``UNDOS_WITHOUT_CONFIRM`` undos in a row (``undos_in_a_row()``, asked only for an undo)."""
+    return event.get("type") == UNDO and undos_in_a_row() >= UNDOS_WITHOUT_CONFIRM
+
+
+def row_form(event: dict, stored: dict) -> dict:
+    """``stored`` (``event`` as the engine keeps it) with the fields only the walk reads: a going
+    back's ``to``, the row it goes back to."""
+    if stored["type"] == GO_BACK and "to" in event:
+        stored["to"] = event["to"]
+    return stored
+
+
+def row_for(walk: Walk, event: dict, seq: int, go_back) -> dict:
+    """The log row ``event`` is written as, after ``walk`` (the log's first ``seq`` rows): a going
+    back with the events it brings back (``go_back(to)``: its row).  NotARow: the log has nothing for
+    an undo or a redo to do, a correction is sent to its own door, a going back names no earlier row."""
+    kind = event["type"]
+    if kind == UNDO and not walk.taken_count:
+        raise NotARow("there is nothing to undo")
+    if kind == REDO and not walk.back:
+        raise NotARow(
+            "there is nothing to restore: no entry was undone since the last one entered "
+            "(the Log's full history still shows every entry ever made)"
+        )
+    if kind == AMEND:
+        raise NotARow('a correction is sent to /games/<id>/amend: {"seq", "index", "event"}')
+    if kind == GO_BACK:
+        to = event.get("to")
+        if type(to) is not int or not 1 <= to < seq:
+            raise NotARow(
+                f"to must be the seq of an earlier row of the log, from 1 to {seq - 1} (the game's history lists them)"
+                if seq > 1
+                else "there is no earlier row to go back to"
+            )
+        return go_back(to)
+    return event
+
+
+def reach(walk: Walk, events) -> int | None:
+    """The fewest effective events there are while ``events`` (log rows) are read after ``walk``;
+    None when they hold a correction or a going back, take back one made before them, restore an
+    entry undone before them, or reach further back than ``walk`` holds (what they did is then
+    known only from the log's start)."""
+    if any(event.get("type") in JUMPS for event in events):
+        return None
+    before, after = walk.taken, walk.restart()
+    low, undone_before = len(before), len(walk.back)
+    try:
+        for event in events:
+            kind = event.get("type")
+            if kind == REDO and after.back and len(after.back) <= undone_before:
+                return None  # it restores an entry undone before them
+            if kind not in (UNDO, REDO):
+                undone_before = 0
+            after.step(event)
+            low = min(low, len(after.taken))
+    except TooShort:
+        return None
+    if any(entry[0] == "amend" for entry in before[low:]):
+        return None  # they take back a correction or a going back made before them
+    return after.low
 
 
 def kept_entries(row: dict, later: list) -> list:
@@ -187,8 +287,21 @@ class Walk:
         out.taken = taken
         return out
 
-    def step(self, event: dict) -> None:
-        """Read one more row of the log (TooShort: it reaches further back than this walk holds)."""
+    @property
+    def latest_correction(self) -> dict | None:
+        """The latest correction of the log, in effect or not (None: there is none, or a going back
+        came after it)."""
+        row = self.latest_amend
+        return row if row is not None and corrects(row) else None
+
+    @property
+    def many_undos(self) -> bool:
+        """Whether the log ends with so many undos in a row that the next one is asked again."""
+        return self.undos_at_end >= UNDOS_WITHOUT_CONFIRM
+
+    def step(self, event: dict) -> str | None:
+        """Read one more row of the log (TooShort: it reaches further back than this walk holds);
+        what it did: ENTERED, TAKEN_BACK, RESTORED, JUMPED, or None (an undo or a redo with nothing to do)."""
         kind = event.get("type")
         self.undos_at_end = self.undos_at_end + 1 if kind == UNDO else 0
         if kind == UNDO:
@@ -207,20 +320,24 @@ class Walk:
                 self.taken.pop()
                 self.taken_count -= 1
                 self.low = min(self.low, self.count)
-        elif kind == REDO:
+                return TAKEN_BACK
+            return None
+        if kind == REDO:
             if self.back:
                 again, entry = self.back.pop()
                 if again == "event":
                     self._push(entry)
                 else:
                     self._jump(entry)
-        elif kind in JUMPS:
-            self.back.clear()
+                return RESTORED
+            return None
+        self.back.clear()
+        if kind in JUMPS:
             self.latest_amend = event
             self._jump(event)
-        else:
-            self.back.clear()
-            self._push(event)
+            return JUMPED
+        self._push(event)
+        return ENTERED
 
     def _push(self, event: dict) -> None:
         self.out.append(event)

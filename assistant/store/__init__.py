@@ -29,13 +29,9 @@ _WHERE = {
         ),
         "assistant.store.errors",
     ),
+    **dict.fromkeys(("AMEND", "GO_BACK", "REDO", "STORE_EVENTS", "UNDO"), "assistant.rules.core.events"),
     **dict.fromkeys(
         (
-            "AMEND",
-            "GO_BACK",
-            "REDO",
-            "STORE_EVENTS",
-            "UNDO",
             "GameInfo",
             "Row",
             "Store",

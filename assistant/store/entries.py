@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from assistant.log import transcript
+from assistant.log.walk import row_form
 from assistant.rules import registry
 from assistant.rules.core import events, position
 from assistant.rules.core.game import Game
 from assistant.store.errors import Refused
 
-GO_BACK = events.GO_BACK
 TOKEN_MAX = 200
 
 
@@ -74,11 +74,9 @@ def normalise_event(event) -> dict:
             "checkpoints (expect) and events marked reject are transcript annotations, not decisions of the table"
         )
     try:
-        out = events.stored_form(event)
+        out = row_form(event, events.stored_form(event))  # a going back's ``to``: no engine field
     except TypeError as err:  # a declared field of the wrong type, e.g. {"player": 7}
         raise Refused(str(err)) from None
-    if out["type"] == GO_BACK and "to" in event:  # the row it goes back to (store-only: no engine field)
-        out["to"] = event["to"]
     if _has_surrogate(out):
         raise Refused("the event holds text that is not valid Unicode")
     return out

@@ -30,9 +30,8 @@ from collections import OrderedDict
 
 from assistant.log import saved
 from assistant.log.timeline import NothingEntered, Timeline, Unplayable
-from assistant.log.walk import compact, effective_events
+from assistant.log.walk import NotARow, asks_confirm, compact, effective_events, is_history, row_for
 from assistant.rules import RuleError, registry
-from assistant.rules.core import events
 from assistant.rules.core.game import Game
 from assistant.rules.core.records import Journal
 from assistant.store import backends, budget, dburl, settings
@@ -58,11 +57,6 @@ from assistant.store.transcripts import TranscriptsMixin
 
 log = logging.getLogger(__name__)
 
-UNDO = events.UNDO
-REDO = events.REDO
-AMEND = events.AMEND
-GO_BACK = events.GO_BACK
-STORE_EVENTS = events.STORE_EVENTS
 CACHE_SIZE = 1024  # games whose state is kept in memory per worker (a late game: about 0.2 MB); RSS_CACHE_GAMES
 INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
 
@@ -218,6 +212,10 @@ class Store(TimelinesMixin, TranscriptsMixin):
         """What a redo can bring back (at row ``seq``, else now), the next one first."""
         return self.timeline(gid, seq).walk.undone
 
+    def asks_confirm(self, gid: str, event: dict) -> bool:
+        """Whether ``event`` must be confirmed before it is written (an undo past a few in a row)."""
+        return asks_confirm(event, lambda: self.undos_in_a_row(gid))
+
     def undos_in_a_row(self, gid: str, seq: int | None = None) -> int:
         """How many undos end the log (its first ``seq`` rows, else all)."""
         return self.timeline(gid, seq).walk.undos_at_end
@@ -267,29 +265,12 @@ class Store(TimelinesMixin, TranscriptsMixin):
         return self._write(gid, expected_seq, row, token, known)
 
     def _row_for(self, now: Timeline, event: dict) -> dict:
-        """The log row ``event`` is written as (a going back: with the events it brings back);
-        Refused if the log has nothing for an undo or a redo to do."""
-        kind = event["type"]
-        if kind == UNDO and not now.walk.taken_count:
-            raise Refused("there is nothing to undo")
-        if kind == REDO and not now.walk.back:
-            raise Refused(
-                "there is nothing to restore: no entry was undone since the last one entered "
-                "(the Log's full history still shows every entry ever made)"
-            )
-        if kind == AMEND:
-            raise Refused('a correction is sent to /games/<id>/amend: {"seq", "index", "event"}')
-        if kind == GO_BACK:
-            to = event.get("to")
-            if type(to) is not int or not 1 <= to < now.seq:
-                raise Refused(
-                    f"to must be the seq of an earlier row of the log, from 1 to {now.seq - 1} "
-                    "(the game's history lists them)"
-                    if now.seq > 1
-                    else "there is no earlier row to go back to"
-                )
-            return now.go_back(to)
-        return event
+        """The log row ``event`` is written as (a going back: with the events it brings back,
+        ``walk.row_for``); Refused if the log cannot take it (nothing for an undo or a redo to do)."""
+        try:
+            return row_for(now.walk, event, now.seq, now.go_back)
+        except NotARow as err:
+            raise Refused(err.message) from None
 
     def _write(self, gid: str, expected_seq: int, row: dict, token: str | None, known: Timeline):
         """Write ``row`` at ``expected_seq``: (its seq, ``known`` cached), or (the seq a token already
@@ -313,7 +294,7 @@ class Store(TimelinesMixin, TranscriptsMixin):
         Stale, Refused (the corrected entry does not fit where it stands) or NotFound.  A token
         already used returns the seq it produced."""
         event = normalise_event(event)
-        if event["type"] in events.STORE_EVENTS:
+        if is_history(event):
             raise Refused("an entry is corrected by a decision of the table, not by an undo or a correction")
         check_token(token)
         self.get_game(gid)

@@ -8,7 +8,8 @@ import logging
 from dataclasses import replace
 
 from assistant.log import saved
-from assistant.log.timeline import REWRITES, Timeline, Unplayable, build, replay
+from assistant.log.timeline import Timeline, Unplayable, build, replay
+from assistant.log.walk import is_history
 from assistant.rules import RuleError
 from assistant.rules.core.game import Game
 from assistant.rules.core.records import Journal
@@ -39,7 +40,7 @@ class TimelinesMixin:
         if hit is not None and hit.seq < seq:  # rows written elsewhere: apply just those
             rows = self.rows(gid, hit.seq, seq)
             if [r.seq for r in rows] == list(range(hit.seq + 1, seq + 1)) and not any(
-                r.event.get("type") in REWRITES for r in rows
+                is_history(r.event) for r in rows
             ):
                 try:
                     return self._remember(gid, hit.advance([r.event for r in rows]))

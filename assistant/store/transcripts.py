@@ -8,9 +8,9 @@ import logging
 
 from assistant.log import transcript
 from assistant.log.timeline import fresh, replay
-from assistant.log.walk import effective_events
+from assistant.log.walk import effective_events, is_history
 from assistant.rules import RuleError, registry
-from assistant.rules.core import events, position
+from assistant.rules.core import position
 from assistant.store.entries import _now, new_game_id, normalise_event
 from assistant.store.errors import (
     ImportRefused,
@@ -19,7 +19,6 @@ from assistant.store.errors import (
 )
 
 log = logging.getLogger("assistant.store.store")
-STORE_EVENTS = events.STORE_EVENTS
 
 
 class TranscriptsMixin:
@@ -78,7 +77,7 @@ class TranscriptsMixin:
                 event = normalise_event(event)
             except Refused as err:
                 raise ImportRefused(err.message, index) from err
-            if event["type"] in STORE_EVENTS:
+            if is_history(event):
                 raise ImportRefused(
                     f"a transcript holds the events in effect; {event['type']} is not one of them", index
                 )

@@ -8,7 +8,6 @@ from functools import cached_property
 
 from flask import abort
 
-from assistant.log.walk import UNDOS_WITHOUT_CONFIRM
 from assistant.rules import registry
 from assistant.rules.core import preview, words
 from assistant.store import NotFound
@@ -269,7 +268,7 @@ class TableView(SeatsView, TabletopView, AcquisitionView):
 
     @property
     def many_undos(self) -> bool:
-        return self.undos_in_a_row >= UNDOS_WITHOUT_CONFIRM
+        return self.timeline.walk.many_undos
 
     @cached_property
     def full_log(self) -> list[dict] | None:

@@ -1,5 +1,5 @@
 """The pieces of assistant/log/meanwhile.py that need no engine: how low a run of rows reaches in
-the log, and the words for an entry, a correction or a going back and an event the engine has no
+the log (``walk.reach``, where ``meanwhile.texts`` starts), and the words for an entry, a correction or a going back and an event the engine has no
 words for.  Every figure below is counted by hand from the rows."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.log import meanwhile
+from assistant.log.walk import Walk, reach
 
 U, R = {"type": "undo"}, {"type": "redo"}
 
@@ -34,7 +35,7 @@ def entry(kind: str = "pass") -> dict:
     ],
 )
 def test_the_lowest_point_a_run_of_rows_reaches(count, rows, lowest):
-    assert meanwhile.lowest(count, rows) == lowest
+    assert reach(Walk.of_events([entry()] * count), rows) == lowest
 
 
 def test_an_entry_is_its_text_and_what_the_engine_did_after_it():

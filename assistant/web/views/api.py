@@ -80,11 +80,7 @@ def post_event(gid: str):
     if problem:
         return _bad(problem)
     store = get_store()
-    if (
-        event.get("type") == "undo"
-        and body.get("confirm") is not True
-        and store.undos_in_a_row(gid) >= walk.UNDOS_WITHOUT_CONFIRM
-    ):
+    if body.get("confirm") is not True and store.asks_confirm(gid, event):
         return _bad(
             f"{walk.UNDOS_WITHOUT_CONFIRM} entries have just been undone in a row: to undo another, send "
             '"confirm": true with it (undone entries can be restored with {"type": "redo"}).',
