@@ -11,6 +11,7 @@ from assistant.rules import RuleError, registry
 from assistant.rules.core import explain, preview
 from assistant.rules.core.phases.dividends import dividend_chart, explain_dividend_limit, explain_price_after_dividend
 from assistant.rules.core.phases.income import explain_income
+from assistant.rules.core.phases.investment import explain_share_price, share_trade
 from assistant.rules.core.phases.ipo import ipo_calculator
 from assistant.web import ahead, labels
 from assistant.web.acquisition import purchases
@@ -196,7 +197,7 @@ def ipo(game) -> dict | None:
 
 # ------------------------------------------------------------------ share trade
 def trade(game, player: str, corporation: str, buying: bool) -> dict:
-    out = preview.share_trade(game, player, corporation, buying)
+    out = share_trade(game, player, corporation, buying)
     corp = game.corps[corporation]
     out["corporation"] = corporation
     out["player"] = player
@@ -205,7 +206,7 @@ def trade(game, player: str, corporation: str, buying: bool) -> dict:
     out["cash"] = game.players[player].cash
     if out["legal"]:
         out["cash_after"] = out["cash"] - out["price"] if buying else out["cash"] + out["price"]
-        out["explain"] = explain.share_price(game, corporation, buying)
+        out["explain"] = explain_share_price(game, corporation, buying)
     else:
         out["rule"] = refusal_rule(game, out["event"])
     return out
@@ -374,7 +375,7 @@ def why(game, kind: str, args) -> dict:
         side = args.get("side", "buy")
         if side not in ("buy", "sell"):
             raise HelperError("side must be buy or sell.", 400)
-        return explain.share_price(game, corp, side == "buy")
+        return explain_share_price(game, corp, side == "buy")
     if kind == "price":
         limit = explain_dividend_limit(game, corp)["total"]
         amount = need_int(args.get("amount"), "amount per share", 0, max(0, limit))

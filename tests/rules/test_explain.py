@@ -11,6 +11,7 @@ from assistant.rules import RuleError
 from assistant.rules.core import explain
 from assistant.rules.core.phases.dividends import explain_price_after_dividend
 from assistant.rules.core.phases.income import explain_income
+from assistant.rules.core.phases.investment import explain_share_price
 from assistant.rules.registry import STARS
 from assistant.rules.stars.cards import CARDS
 from tests.project_games import played_game
@@ -83,7 +84,7 @@ def test_price_after_dividend_explains_leapfrogging():
 
 def test_share_price_explanation_skips_cards_in_use():
     g = synergistic(doppler_at=24)
-    e = explain.share_price(g, "Synergistic", buying=True)
+    e = explain_share_price(g, "Synergistic", buying=True)
     assert e["total"] == 27
     assert any("24 (Doppler AG)" in line for line in e["lines"])
 

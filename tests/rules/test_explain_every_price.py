@@ -10,6 +10,7 @@ from assistant.rules.core import explain
 from assistant.rules.core.entities import Corporation
 from assistant.rules.core.phases.dividends import explain_dividend_limit, explain_price_after_dividend
 from assistant.rules.core.phases.income import explain_income
+from assistant.rules.core.phases.investment import explain_share_price
 
 KEYS = ["rolling-stock-stars", "rolling-stock-v2.2", "rolling-stock"]
 
@@ -41,8 +42,8 @@ def test_every_explanation_works_at_every_share_price(key):
             after = explain_price_after_dividend(game, corp.name, amount)
             assert after["lines"] and after["total"] in game.cards.prices, (price, amount)
         assert explain_dividend_limit(game, corp.name)["total"] >= 0
-        assert explain.share_price(game, corp.name, True)["total"] >= price
-        assert explain.share_price(game, corp.name, False)["total"] <= price
+        assert explain_share_price(game, corp.name, True)["total"] >= price
+        assert explain_share_price(game, corp.name, False)["total"] <= price
         assert explain_income(game, corp.name)["lines"]
         assert explain.score(game, "Amy")["total"] == game.scores()["Amy"]
         assert explain.price_row(game)

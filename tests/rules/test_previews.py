@@ -35,6 +35,7 @@ from assistant.rules.core import explain, preview
 from assistant.rules.core.game import Game
 from assistant.rules.core.phases.dividends import dividend_chart, explain_price_after_dividend
 from assistant.rules.core.phases.income import explain_income
+from assistant.rules.core.phases.investment import explain_share_price, share_trade
 from assistant.rules.core.phases.ipo import ipo_calculator
 from assistant.rules.registry import STARS
 
@@ -191,7 +192,7 @@ def check_trades(g: Game, seen: Counter) -> None:
     for cname in list(g.corps):
         for buying in (True, False):
             kind = "buy_share" if buying else "sell_share"
-            t = preview.share_trade(g, player, cname, buying)
+            t = share_trade(g, player, cname, buying)
             event = {"type": kind, "player": player, "corporation": cname}
             assert t["legal"] == ((kind, cname) in offered), (t, offered)
             if not t["legal"]:
@@ -199,7 +200,7 @@ def check_trades(g: Game, seen: Counter) -> None:
                 seen["trade:refused"] += 1
                 continue
             assert t["price"] == offered[(kind, cname)]
-            assert t["price"] == explain.share_price(g, cname, buying)["total"]
+            assert t["price"] == explain_share_price(g, cname, buying)["total"]
             a = after(g, event)
             change = a.players[player].cash - g.players[player].cash
             assert change == (-t["price"] if buying else t["price"]), (t, change)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from assistant.rules.core import preview
 from assistant.rules.core.phases.dividends import dividend_chart
+from assistant.rules.core.phases.investment import share_trade
 from assistant.rules.core.phases.ipo import ipo_calculator
 
 from .builders import FI, corporation, drawn_until, enter_phase, place, table
@@ -125,12 +126,12 @@ def test_share_trade_sale_moves_to_the_next_free_card_and_passes_the_presidency(
     corporation(g, JUNKYARD, price=13, companies=["MHE"], cash=5, shares={"Crystal": 1}, bank=1)
     drawn_until(g, "orange")
     enter_phase(g, 1, actor="Amy")
-    sale = preview.share_trade(g, "Amy", VINTAGE, buying=False)
+    sale = share_trade(g, "Amy", VINTAGE, buying=False)
     # one step down from 14 is 13, in use: 12; Amy keeps 1, Brian has 2 and becomes president
     assert (sale["price"], sale["skipped"], sale["legal"]) == (12, [13], True)
     assert (sale["president_before"], sale["president_after"], sale["presidency_changes"]) == ("Amy", "Brian", True)
     assert not sale["receivership"] and not sale["bankrupt"] and not sale["game_ends"]
-    buy = preview.share_trade(g, "Amy", JUNKYARD, buying=True)
+    buy = share_trade(g, "Amy", JUNKYARD, buying=True)
     # one step up from 13 is 14, in use: 16; Amy (1 share) does not pass Crystal (1 share)
     assert (buy["price"], buy["skipped"], buy["legal"]) == (16, [14], True)
     assert buy["president_after"] == "Crystal" and not buy["presidency_changes"]

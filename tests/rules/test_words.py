@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.rules.core import explain, words
+from assistant.rules.core import words
 from assistant.rules.core.errors import RuleError
 from assistant.rules.core.phases.dividends import explain_dividend_limit
+from assistant.rules.core.phases.investment import explain_share_price
 from assistant.web import action_forms as web_menu
 
 from .builders import corporation, enter_phase, place, table
@@ -73,7 +74,7 @@ def test_the_journal_and_the_buttons_say_an_overseas_trading_share():
     groups = web_menu.build([buy], g.snapshot(), g.ruleset)
     labels = [b.label for grp in groups for f in grp.forms for b in f.buttons]
     assert labels == [f"Buy an Overseas Trading share for {buy['price']}"]
-    assert explain.share_price(g, "Overseas Trading", True)["title"] == "Buying an Overseas Trading share"
+    assert explain_share_price(g, "Overseas Trading", True)["title"] == "Buying an Overseas Trading share"
     g.apply({"type": "buy_share", "player": "Amy", "corporation": "Overseas Trading"})
     assert g.journal[-1]["text"].startswith("Amy buys an Overseas Trading share for ")
 

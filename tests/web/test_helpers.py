@@ -16,6 +16,7 @@ import pytest
 from assistant.rules.core import explain, preview
 from assistant.rules.core.phases.dividends import dividend_chart, explain_dividend_limit, explain_price_after_dividend
 from assistant.rules.core.phases.income import explain_income
+from assistant.rules.core.phases.investment import explain_share_price, share_trade
 from assistant.rules.core.phases.ipo import ipo_calculator
 from assistant.rules.stars import rulebook
 from assistant.rules.stars.cards import CARDS
@@ -193,7 +194,7 @@ def test_share_trade_preview_for_every_buy_and_sell(client, position):
         assert link(f"/games/{gid}/help/trade", **q) in actions  # one tap from each buy / sell form
         html = client.get(f"/games/{gid}/help/trade", query_string=q, headers=HX).get_data(as_text=True)
         no_inline_code(html)
-        t = preview.share_trade(game, m["player"], m["corporation"], side == "buy")
+        t = share_trade(game, m["player"], m["corporation"], side == "buy")
         said = "an" if m["corporation"] in SAID_WITH_AN else "a"  # "Amy buys an Overseas Trading share"
         assert f"<h3>{m['player']} {side}s {said} {m['corporation']} share</h3>" in html
         assert re.search(rf'class="price">{m["price"]}<', html), html
@@ -419,7 +420,7 @@ def test_why_explains_every_kind_of_figure(client):
         ("income", (("entity", "foreign_investor"),)): explain_income(game, "foreign_investor"),
         ("stars", (("corporation", corp),)): explain.stars(game, corp),
         ("price", (("corporation", corp), ("amount", 1))): explain_price_after_dividend(game, corp, 1),
-        ("share_price", (("corporation", corp), ("side", "sell"))): explain.share_price(game, corp, False),
+        ("share_price", (("corporation", corp), ("side", "sell"))): explain_share_price(game, corp, False),
         ("dividend_limit", (("corporation", corp),)): explain_dividend_limit(game, corp),
         ("score", (("player", player),)): explain.score(game, player),
     }

@@ -22,6 +22,7 @@ from assistant.rules.core import explain, preview
 from assistant.rules.core.game import Game
 from assistant.rules.core.phases.dividends import dividend_chart, explain_price_after_dividend
 from assistant.rules.core.phases.income import explain_income
+from assistant.rules.core.phases.investment import share_trade
 from assistant.rules.core.phases.ipo import ipo_calculator
 from assistant.rules.registry import STARS
 from assistant.rules.stars import rulebook
@@ -208,7 +209,7 @@ def test_share_trade_preview_one_tap(live, phone):
     page.goto(import_game(live, n))
     for kind, label in (("buy_share", "buy"), ("sell_share", "sell")):
         item = next(m for m in game.legal_actions() if m["type"] == kind)
-        t = preview.share_trade(game, item["player"], item["corporation"], kind == "buy_share")
+        t = share_trade(game, item["player"], item["corporation"], kind == "buy_share")
         said = "an" if item["corporation"] in SAID_WITH_AN else "a"  # "Sell an Overseas Trading share"
         form = page.locator(
             "#c-actions form.act", has_text=f"{'Buy' if label == 'buy' else 'Sell'} {said} {item['corporation']} share"

@@ -192,14 +192,3 @@ class ClassicGame(Game):
     # ------------------------------------------------------------------ 1.6.2 going public
     def ipo_terms(self, abbr: str, price: int) -> tuple[int, int, int]:
         return rules.ipo_terms(self.cards.companies[abbr].face_value, price)
-
-    # ------------------------------------------------------------------ phase 4: player order
-    def _start_player_order(self) -> None:
-        self._new_player_order()
-
-    # ------------------------------------------------------------------ phase 5: foreign investor
-    def _start_foreign_investor(self) -> None:
-        self._foreign_investor_buys()
-
-    def _finish_foreign_investor(self) -> None:
-        self._offering_available()

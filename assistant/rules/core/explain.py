@@ -19,22 +19,6 @@ stars = rating  # the stars explanation (classic: its book value explanation)
 book_value = rating
 
 
-def share_price(game, corp_name: str, buying: bool) -> dict:
-    """The price of buying (next higher free card) or selling (next lower free card) one share."""
-    corp = game.corps[corp_name]
-    move = game.price_move(corp, 1 if buying else -1)
-    verb = "Buying" if buying else "Selling"
-    lines = [
-        f"{verb} moves {corp_name} from {corp.price} to the next {'higher' if buying else 'lower'} "
-        f"free card: {move.new}."
-    ]
-    if move.skipped:
-        holders = ", ".join(f"{p} ({game.price_holder.get(p)})" for p in move.skipped)
-        lines.append(f"Cards in use are skipped: {holders}.")
-    lines.append(f"The {'buyer pays' if buying else 'seller receives'} the new price, {move.new}.")
-    return {"title": f"{verb} {words.a(corp_name)} share", "total": move.new, "lines": lines}
-
-
 def score(game, player: str) -> dict:
     """A player's value: money, face values of private companies, share prices of shares."""
     p = game.players[player]

@@ -23,10 +23,13 @@ from .phases.dividends import DividendsMixin
 from .phases.done import DoneMixin
 from .phases.end_card import EndCardMixin
 from .phases.end_check import EndCheckMixin
+from .phases.foreign_investor import ForeignInvestorMixin
 from .phases.income import IncomeMixin
 from .phases.investment import InvestmentMixin
 from .phases.ipo import IpoMixin
 from .phases.issue import IssueMixin
+from .phases.player_order import PlayerOrderMixin
+from .phases.wrap_up import WrapUpMixin
 from .procedures import ProceduresMixin
 from .records import Journal
 from .snapshot import SnapshotMixin
@@ -36,6 +39,9 @@ ENTITY_NAMES = {"Bank", "Foreign investor", "the foreign investor"}
 
 class Game(
     InvestmentMixin,
+    WrapUpMixin,
+    PlayerOrderMixin,
+    ForeignInvestorMixin,
     AcquisitionMixin,
     DoneMixin,
     ClosingMixin,

@@ -15,47 +15,6 @@ class MenuMixin:
             return [{"type": "reveal", "color": self.top_color(), "choices": self.reveal_choices()}]
         return getattr(self, f"_menu_{self.phase_kind}")()
 
-    # investment ------------------------------------------------------------
-    def _menu_investment(self) -> list[dict]:
-        a = self.auction
-        if a is not None:
-            name = a.bidders[a.current]
-            return [
-                {
-                    "type": "bid",
-                    "player": name,
-                    "company": a.company,
-                    "min": a.high + 1,
-                    "max": self.players[name].cash,
-                },
-                {"type": "leave", "player": name, "company": a.company},
-            ]
-        name = self.order[self.actor]
-        p = self.players[name]
-        out = [{"type": "pass", "player": name}]
-        companies = self.cards.companies
-        for abbr in sorted(self.available, key=lambda x: companies[x].face_value):
-            face = companies[abbr].face_value
-            if face <= p.cash:
-                out.append({"type": "bid", "player": name, "company": abbr, "min": face, "max": p.cash})
-        for cname in self.share_order():
-            corp = self.corps[cname]
-            if corp.bank_shares:
-                price = self.buy_price(corp)
-                if price <= p.cash:
-                    out.append({"type": "buy_share", "player": name, "corporation": cname, "price": price})
-        for cname in self.share_order():
-            if p.shares.get(cname) and not self.sale_refusal(name, self.corps[cname]):
-                out.append(
-                    {
-                        "type": "sell_share",
-                        "player": name,
-                        "corporation": cname,
-                        "price": self.sell_price(self.corps[cname]),
-                    }
-                )
-        return out
-
     # acquisition -----------------------------------------------------------
     def _menu_acquisition(self) -> list[dict]:
         if self.intervention is not None:

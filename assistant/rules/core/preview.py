@@ -10,37 +10,6 @@ from __future__ import annotations
 from .errors import RuleError
 
 
-# ---------------------------------------------------------------------- shares
-def share_trade(game, player: str, corporation: str, buying: bool) -> dict:
-    """Exact price, presidency change, receivership, bankruptcy or game end of a buy or sale."""
-    kind = "buy_share" if buying else "sell_share"
-    event = {"type": kind, "player": player, "corporation": corporation}
-    corp = game.corps[corporation]
-    move = game.price_move(corp, 1 if buying else -1)
-    out = {
-        "event": event,
-        "price": move.new,
-        "skipped": list(move.skipped),
-        "legal": True,
-        "error": None,
-        "president_before": corp.president,
-    }
-    try:
-        after = game.preview(event)
-    except RuleError as err:
-        out.update(legal=False, error=err.message)
-        return out
-    ac = after.corps.get(corporation)
-    out.update(
-        president_after=ac.president if ac else None,
-        presidency_changes=bool(ac) and ac.president != corp.president,
-        receivership=bool(ac) and ac.president is None and corp.president is not None,
-        bankrupt=ac is None,
-        game_ends=after.game_over,
-    )
-    return out
-
-
 # ---------------------------------------------------------------------- acquisitions
 def _corp_figures(game, name):
     corp = game.corps.get(name)
@@ -240,7 +209,6 @@ def cost_outlook(game) -> dict:
 
 
 __all__ = [
-    "share_trade",
     "acquisition",
     "closing",
     "must_close",

@@ -109,3 +109,10 @@ class ProceduresMixin:
                 else f"It is {words.possessive(head)} turn; {name!r} is not a corporation in play."
             )
         return self.corps[head]
+
+    def _corp_arg(self, ev):
+        name = ev.get("corporation")
+        corp = self.corps.get(name)
+        if corp is None:
+            raise RuleError(f"{name!r} is not a corporation in play.")
+        return corp

@@ -1,5 +1,6 @@
-"""Investment (auctions and share trading), and what follows it: the new player order and the
-foreign investor's purchases (Stars: phase 1 and the wrap-up; classic: phases 3, 4 and 5)."""
+"""Investment (Stars: phase 1; classic: 3): auctions of the offering's companies and share trading,
+in player order until everyone passes in a row; and what the table sees before a trade (its
+exact price, presidency change, bankruptcy or game end, and the price explained)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,46 @@ class InvestmentMixin:
             self._log(f"{player.name} has nothing to do and passes")
             self.passes += 1
             self.actor = (self.actor + 1) % n
+
+    def _menu_investment(self) -> list[dict]:
+        a = self.auction
+        if a is not None:
+            name = a.bidders[a.current]
+            return [
+                {
+                    "type": "bid",
+                    "player": name,
+                    "company": a.company,
+                    "min": a.high + 1,
+                    "max": self.players[name].cash,
+                },
+                {"type": "leave", "player": name, "company": a.company},
+            ]
+        name = self.order[self.actor]
+        p = self.players[name]
+        out = [{"type": "pass", "player": name}]
+        companies = self.cards.companies
+        for abbr in sorted(self.available, key=lambda x: companies[x].face_value):
+            face = companies[abbr].face_value
+            if face <= p.cash:
+                out.append({"type": "bid", "player": name, "company": abbr, "min": face, "max": p.cash})
+        for cname in self.share_order():
+            corp = self.corps[cname]
+            if corp.bank_shares:
+                price = self.buy_price(corp)
+                if price <= p.cash:
+                    out.append({"type": "buy_share", "player": name, "corporation": cname, "price": price})
+        for cname in self.share_order():
+            if p.shares.get(cname) and not self.sale_refusal(name, self.corps[cname]):
+                out.append(
+                    {
+                        "type": "sell_share",
+                        "player": name,
+                        "corporation": cname,
+                        "price": self.sell_price(self.corps[cname]),
+                    }
+                )
+        return out
 
     def _require_actor(self, ev) -> str:
         if self.phase_kind != "investment":
@@ -239,43 +280,49 @@ class InvestmentMixin:
         """Why the player may not sell a share of ``corp`` (None: may).  Stars: always may."""
         return None
 
-    def _corp_arg(self, ev):
-        name = ev.get("corporation")
-        corp = self.corps.get(name)
-        if corp is None:
-            raise RuleError(f"{name!r} is not a corporation in play.")
-        return corp
 
-    # ------------------------------------------------------------------ wrap-up (Stars phase 2)
-    def _start_wrap_up(self):
-        self._new_player_order()
-        self._foreign_investor_buys()
+# ---------------------------------------------------------------------- before the decision
+def share_trade(game, player: str, corporation: str, buying: bool) -> dict:
+    """Exact price, presidency change, receivership, bankruptcy or game end of a buy or sale."""
+    kind = "buy_share" if buying else "sell_share"
+    event = {"type": kind, "player": player, "corporation": corporation}
+    corp = game.corps[corporation]
+    move = game.price_move(corp, 1 if buying else -1)
+    out = {
+        "event": event,
+        "price": move.new,
+        "skipped": list(move.skipped),
+        "legal": True,
+        "error": None,
+        "president_before": corp.president,
+    }
+    try:
+        after = game.preview(event)
+    except RuleError as err:
+        out.update(legal=False, error=err.message)
+        return out
+    ac = after.corps.get(corporation)
+    out.update(
+        president_after=ac.president if ac else None,
+        presidency_changes=bool(ac) and ac.president != corp.president,
+        receivership=bool(ac) and ac.president is None and corp.president is not None,
+        bankrupt=ac is None,
+        game_ends=after.game_over,
+    )
+    return out
 
-    def _finish_wrap_up(self):
-        self._offering_available()
 
-    def _new_player_order(self) -> None:
-        """By money, most first; ties keep the old order."""
-        old = self.order
-        self.order = sorted(old, key=lambda p: (-self.players[p].cash, old.index(p)))
-        self._log("New player order: " + ", ".join(self.order))
-
-    def _foreign_investor_buys(self) -> None:
-        """The foreign investor buys available companies at face value, cheapest first, while it can."""
-        bought = 0
-        companies = self.cards.companies
-        for abbr in sorted(self.available, key=lambda a: companies[a].face_value):
-            face = companies[abbr].face_value
-            if face > self.fi.cash:
-                break
-            self.fi.cash -= face
-            self._money(self.fi.label, "Bank", face, f"buys the {abbr}")
-            self.available.remove(abbr)
-            self._give_company(abbr, self.fi)
-            self._log(f"The foreign investor buys the {abbr} for {self.ruleset.cash(face)}")
-            bought += 1
-        self._draw(bought)
-
-    def _offering_available(self) -> None:
-        self.available.extend(self.unavailable)
-        self.unavailable = []
+def explain_share_price(game, corp_name: str, buying: bool) -> dict:
+    """The price of buying (next higher free card) or selling (next lower free card) one share."""
+    corp = game.corps[corp_name]
+    move = game.price_move(corp, 1 if buying else -1)
+    verb = "Buying" if buying else "Selling"
+    lines = [
+        f"{verb} moves {corp_name} from {corp.price} to the next {'higher' if buying else 'lower'} "
+        f"free card: {move.new}."
+    ]
+    if move.skipped:
+        holders = ", ".join(f"{p} ({game.price_holder.get(p)})" for p in move.skipped)
+        lines.append(f"Cards in use are skipped: {holders}.")
+    lines.append(f"The {'buyer pays' if buying else 'seller receives'} the new price, {move.new}.")
+    return {"title": f"{verb} {words.a(corp_name)} share", "total": move.new, "lines": lines}
