@@ -70,10 +70,18 @@ class BufferedBodies:
             poll.known = self.streams.known  # the polls answered from what the waker hears (known.py)
 
     def __rsgi_init__(self, loop) -> None:
-        """On the worker's stop signal (SIGINT, SIGTERM) the open event streams end at once: granian
-        waits for every connection to finish before the worker ends, and kills it after
-        ``SHUTDOWN_SECONDS`` otherwise (issue 37).  granian's own handler on the loop still runs:
+        """On the worker's stop signal (SIGTERM, from granian's master) the open event streams end
+        at once: granian waits for every connection to finish before the worker ends, and kills it
+        after ``SHUTDOWN_SECONDS`` otherwise (issue 37).  granian's own handler on the loop still runs:
         the signal also reaches the loop through its wake-up file (signal.set_wakeup_fd)."""
+        # Ctrl-C in a terminal signals every process of its group: a worker that stopped on it
+        # by itself could be seen by granian's master as one that crashed, and be started again
+        # in place of the stop. The workers stop when the master tells them (SIGTERM) instead.
+        try:
+            loop.remove_signal_handler(signal.SIGINT)
+        except (AttributeError, NotImplementedError, RuntimeError, ValueError):
+            pass
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         if self.streams is None:
             return
         streams = self.streams
@@ -81,8 +89,7 @@ class BufferedBodies:
         def stopping(signum, frame) -> None:
             loop.call_soon_threadsafe(streams.end_all)
 
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(signum, stopping)
+        signal.signal(signal.SIGTERM, stopping)
 
     async def __rsgi__(self, scope, protocol):
         """One request: its body read here (408 past the deadline, 413 too large), then the app."""

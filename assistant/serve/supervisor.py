@@ -22,12 +22,15 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 from assistant.store import backends
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0)  # seconds before the 1st, 2nd, 3rd and later restarts in a row
 STABLE_SECONDS = 60  # a server that ran this long counts as well again: the next wait is the first
+ASK_AGAIN_SECONDS = 0.5  # a stop signal the server has not acted on is sent again this often
+KILL_AFTER_SECONDS = 5.0  # and the server is killed past this (its workers end with it)
 
 
 ENV_PLAN = "RSS_SUPERVISE"
@@ -52,6 +55,23 @@ def wait_before(restarts_in_a_row: int) -> float:
     return BACKOFF[min(restarts_in_a_row, len(BACKOFF)) - 1]
 
 
+def see_it_stop(child: subprocess.Popen, signum: int) -> None:
+    """After a stop signal: the server is asked again until it ends, and killed past
+    ``KILL_AFTER_SECONDS``. granian's master can miss one: when a worker ends on the same signal
+    (a service manager may signal every process of the service) and the master sees it before
+    its own handler has run, it starts a new worker and drops the stop it was asked for."""
+    deadline = time.monotonic() + KILL_AFTER_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            child.wait(timeout=ASK_AGAIN_SECONDS)
+            return
+        except subprocess.TimeoutExpired:
+            child.send_signal(signum)
+    if child.poll() is None:
+        print(f"The server did not stop within {KILL_AFTER_SECONDS:g} s: ended it.", file=sys.stderr, flush=True)
+        child.kill()
+
+
 def supervise(argv: list[str], database: str, instance_path: str | None, named: bool) -> int:
     """Run ``python -m assistant <argv>`` (the server) until asked to stop; 0, or 2 when the
     database cannot be used any more."""
@@ -60,16 +80,23 @@ def supervise(argv: list[str], database: str, instance_path: str | None, named: 
 
     def stop(signum, _frame) -> None:
         nonlocal stopping
+        first = not stopping
         stopping = True
         if child is not None and child.poll() is None:
             child.send_signal(signum)
+            if first:
+                threading.Thread(target=see_it_stop, args=(child, signum), name="rss-stop", daemon=True).start()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     in_a_row = 0
     while True:
         started = time.monotonic()
-        child = subprocess.Popen([sys.executable, "-m", "assistant", *argv])
+        # in a process group of its own: Ctrl-C in a terminal (a signal to every process of the
+        # terminal's group) reaches this supervisor only, which asks granian's master to stop; the
+        # master stops its workers. A worker stopping on the signal by itself could be taken by
+        # the master for one that crashed and be started again in place of the stop.
+        child = subprocess.Popen([sys.executable, "-m", "assistant", *argv], process_group=0)
         code = child.wait()
         if stopping:
             return 0

@@ -40,6 +40,16 @@ def _tree(pid: int) -> list[int]:
     return sorted(tree)
 
 
+def _what(pid: int) -> str:
+    """A process's name and state, for a failure's message."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        name = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return "gone"
+    return f"{stat.rsplit(')', 1)[1].split()[0]} {name.strip()[:80]}"
+
+
 def _ended(events: Events) -> bool:
     """The stream's connection was closed by the server (end of file, or a reset)."""
     try:
@@ -86,7 +96,8 @@ def test_a_stop_with_streams_open_ends_them_at_once_and_leaves_nothing_listening
         gone = time.monotonic() - sent
         output = server.proc.communicate(timeout=10)[0] if server.proc.poll() is not None else ""
         assert streams_ended is not None and streams_ended < STREAMS_END_WITHIN, (streams_ended, output)
-        assert gone < STOP_WITHIN, f"still running {gone:.1f} s after the signal:\n{output}"
+        left = {p: _what(p) for p in tree if alive(p)}
+        assert gone < STOP_WITHIN, f"still running {gone:.1f} s after the signal: {left}\n{output}"
         # (granian may still say "Killing worker-N after it refused to gracefully stop" under load: its
         # join returns when the worker's files are closed, a moment before the exiting worker is reaped;
         # the kill then only ends what is ending. Before this fix the kill came after the full 3 s.)
