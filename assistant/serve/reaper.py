@@ -5,7 +5,10 @@ head has come. Its head deadline starts with the first byte: a connection that s
 held for ever, and 17,000 of them, opened in 4.4 s by one client on the wifi, took every
 connection a worker may hold, so no new phone could connect. The app cannot refuse what it never
 sees, so each worker looks at its own sockets, once a second (``/proc/self/fd`` and the kernel's
-``TCP_INFO`` of each: no packet is read):
+``TCP_INFO`` of each: no packet is read). A descriptor already seen to be a connection that
+talked, or no connection of ours, is taken at its word between full looks (every
+``FULL_EVERY`` s): each second only the new descriptors and the silent connections are looked at,
+so a worker holding thousands of phones' streams spends almost nothing on it:
 
 * a connection that has received no byte since it was accepted for ``RSS_HEAD_SECONDS`` (30 s,
   granian's own head deadline) is shut down;
@@ -34,6 +37,7 @@ from assistant.store import settings
 HEAD_SECONDS = 30.0
 CLIENT_CONNECTIONS = 2000
 INTERVAL = 1.0
+FULL_EVERY = 5.0  # every descriptor looked at again (one closed and reused meanwhile is found then)
 SOON = 0.2  # the next scan when an address is near its cap
 RESERVED_FILES = 256  # descriptors kept for the database, the logs and the app's own files
 ESTABLISHED = 1  # tcp_info.tcpi_state
@@ -94,6 +98,15 @@ def _descriptors() -> list[int] | range:
         return range(min(soft, 1 << 20) if soft != resource.RLIM_INFINITY else 1 << 16)
 
 
+def _open_count() -> int:
+    """How many descriptors this process holds: the size Linux (6.2 and later) gives its fd folder,
+    without listing it (0 where it does not: the folder is listed at every look then)."""
+    try:
+        return os.stat("/proc/self/fd").st_size
+    except OSError:
+        return 0
+
+
 def _look(fd: int, port: int) -> tuple[str, int, int] | None:
     """(peer, bytes received, ms quiet) of descriptor ``fd`` when it is an established TCP
     connection accepted on ``port``. The descriptor itself is used, never duplicated (a flood may
@@ -143,17 +156,88 @@ def connections(port: int, talked: dict[str, str] | None = None) -> list[Conn]:
 class Reaper:
     """A worker's look at its own connections (see the module)."""
 
-    def __init__(self, port: int, head: float | None = None, per_client: int | None = None):
+    def __init__(
+        self, port: int, head: float | None = None, per_client: int | None = None, full_every: float = FULL_EVERY
+    ):
         self.port = port
         self.head_ms = int((head_seconds() if head is None else head) * 1000)
         self.per_client = client_connections() if per_client is None else per_client
         self.first_seen: dict[str, float] = {}  # inode: when a scan first saw it (which is newest)
         self.talked: dict[str, str] = {}  # inode: peer, of the connections that have received data
+        # descriptor: (inode, peer) taken as read until the next full look; peer None: not a
+        # connection on the port (a file, the listener, the database's socket)
+        self.known: dict[int, tuple[str, str | None]] = {}
+        self.silent: dict[int, str] = {}  # descriptor: inode, of the connections that sent nothing yet
+        self._count = 0  # open descriptors at the last look that listed them
+        self.full_every = full_every
+        self._next_full = 0.0
         self._logged = -LOG_EVERY
+
+    def _connections(self, now: float) -> list[Conn]:
+        """The connections on the port. A full look reads every descriptor; between full looks,
+        while the number of open descriptors stays the same, only the silent connections are
+        read again (the rest as the last look found them); when it changes, the list of
+        descriptors is read and only the new ones are looked at."""
+        count = _open_count()
+        if now >= self._next_full:
+            self._next_full = now + self.full_every
+            self.known = {}
+        elif count and count == self._count:
+            found = self._again()
+            if found is not None:
+                return found
+        self._count = count
+        found, known, silent = [], {}, {}
+        for fd in _descriptors():
+            inode, peer = self.known.get(fd) or (None, None)
+            if inode is None:
+                try:
+                    inode = os.readlink(f"/proc/self/fd/{fd}")
+                except OSError:
+                    continue
+                peer = self.talked.get(inode) if inode.startswith("socket:") else None
+                if peer is None and inode.startswith("socket:"):
+                    seen = _look(fd, self.port)
+                    if seen is not None:
+                        found.append(Conn(fd, inode, *seen))
+                        if seen[1]:  # it talked: taken at its word from now on
+                            known[fd] = (inode, seen[0])
+                        else:
+                            silent[fd] = inode
+                        continue
+            known[fd] = (inode, peer)
+            if peer is not None:
+                found.append(Conn(fd, inode, peer, 1, 0))
+        self.known, self.silent = known, silent
+        return found
+
+    def _again(self) -> list[Conn] | None:
+        """The last look's connections with the silent ones read again; None when an address
+        nears its cap (what to shut is then decided on a full list of descriptors)."""
+        found = [Conn(fd, inode, peer, 1, 0) for fd, (inode, peer) in self.known.items() if peer is not None]
+        for fd, inode in list(self.silent.items()):
+            try:
+                same = os.readlink(f"/proc/self/fd/{fd}") == inode
+            except OSError:
+                same = False
+            seen = _look(fd, self.port) if same else None
+            if seen is None:  # closed (its descriptor maybe reused: the next list finds it)
+                del self.silent[fd]
+                continue
+            found.append(Conn(fd, inode, *seen))
+            if seen[1]:
+                self.known[fd] = (inode, seen[0])
+                del self.silent[fd]
+        held: dict[str, int] = {}
+        for conn in found:
+            held[conn.peer] = held.get(conn.peer, 0) + 1
+        if any(n * 4 >= self.per_client * 3 for n in held.values()):
+            return None
+        return found
 
     def scan(self) -> Reaped:
         now = time.monotonic()
-        found = connections(self.port, self.talked)
+        found = self._connections(now)
         out = Reaped(seen=len(found))
         seen = {}
         by_peer: dict[str, list[Conn]] = {}

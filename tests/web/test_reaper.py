@@ -4,6 +4,7 @@ two loopback addresses, and the kernel's own account of each."""
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 import time
@@ -92,3 +93,37 @@ def test_a_connection_that_sent_nothing_ends_at_the_head_deadline_counted_from_a
     time.sleep(0.2)  # 0.5 s and more since accept
     assert reaper.scan().silent == 1
     assert ended(silent) and not ended(talked)
+
+
+def test_between_full_looks_a_talked_descriptor_is_taken_at_its_word_and_a_full_look_reads_it_again(listener):
+    """The talker's descriptor is closed and reused by a silent connection (dup2 puts it there):
+    a scan before the next full look still takes it for the talker (no readlink: the point of the
+    schedule), the full look finds the silent one past its deadline and ends it."""
+    listener.connect("127.0.0.1", b"GET / HTTP/1.1\r\n")
+    reaper = Reaper(listener.port, head=0.2, per_client=100, full_every=60)
+    first = reaper.scan()
+    assert first.seen == 1 and first.silent == 0
+    reused = listener.accepted[-1].fileno()
+    quiet = listener.connect("127.0.0.2")
+    fresh = listener.accepted.pop()
+    os.dup2(fresh.fileno(), reused)  # the talker's connection ends; its descriptor is the new one's
+    fresh.close()
+    time.sleep(0.3)  # past the head deadline
+    assert reaper.scan().silent == 0  # taken as the talker: not read again until the full look
+    assert not ended(quiet)
+    reaper._next_full = 0.0  # the full look is due (every 60 s here)
+    assert reaper.scan().silent == 1
+    assert ended(quiet)
+
+
+def test_a_new_connection_is_seen_at_the_next_scan_not_only_at_the_full_look(listener):
+    """One more descriptor open than at the last look: the list is read again (a flood from one
+    address is met within a scan, and a silent phone at its deadline)."""
+    listener.connect("127.0.0.1", b"GET / HTTP/1.1\r\n")
+    reaper = Reaper(listener.port, head=0.2, per_client=100, full_every=60)
+    assert reaper.scan().seen == 1
+    quiet = listener.connect("127.0.0.2")
+    assert reaper.scan().seen == 2
+    time.sleep(0.3)  # past the head deadline; nothing opened or closed since: only the silent one is read
+    assert reaper.scan().silent == 1
+    assert ended(quiet)
