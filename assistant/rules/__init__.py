@@ -6,6 +6,6 @@ rules text, rule hooks and ruleset record, and ``registry`` finds a ruleset by i
 """
 
 from .core.errors import RuleError
-from .core.menu import events_of
+from .core.events import events_of
 
 __all__ = ["RuleError", "events_of"]

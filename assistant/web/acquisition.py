@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from assistant.rules.core import preview
+from assistant.rules.core.phases.acquisition import preview_purchase
 from assistant.web import card_figures
 
 
@@ -82,7 +82,7 @@ class AcquisitionView:
                 "synergies": [],
             }
             try:
-                a = preview.acquisition(self.game, corp["name"], company, m["min"])
+                a = preview_purchase(self.game, corp["name"], company, m["min"])
             except (KeyError, AttributeError, TypeError, ValueError):
                 a = None
             if a and a.get("legal"):

@@ -1,10 +1,10 @@
 """Bankruptcy ahead: before the income phase, the corporations that cannot pay their coming
 negative income (each rulebook: such a corporation goes bankrupt, its shares void), and what
-would avoid it (``preview.bankrupt_ahead``), in words for the phones and the JSON door."""
+would avoid it (``closing.bankrupt_ahead``), in words for the phones and the JSON door."""
 
 from __future__ import annotations
 
-from assistant.rules.core import preview
+from assistant.rules.core.phases import closing
 from assistant.rules.core.words import and_list
 
 
@@ -24,7 +24,7 @@ def bankrupt_ahead(game) -> list[dict]:
         return []
     rs = game.ruleset
     out = []
-    for row in preview.bankrupt_ahead(game):
+    for row in closing.bankrupt_ahead(game):
         corp = row["corporation"]
         text = (
             f"{corp} will go bankrupt in {rs.phase_said(income_phase)}: it has {rs.cash(row['cash'])} and its "

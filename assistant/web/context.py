@@ -9,7 +9,8 @@ from functools import cached_property
 from flask import abort
 
 from assistant.rules import registry
-from assistant.rules.core import preview, words
+from assistant.rules.core import words
+from assistant.rules.core.phases.closing import preview_closing
 from assistant.store import NotFound
 from assistant.web import action_forms, ahead, labels
 from assistant.web.acquisition import AcquisitionView
@@ -344,7 +345,7 @@ class TableView(SeatsView, TabletopView, AcquisitionView):
     def closing_consequence(self, company: str) -> str:
         """What closing ``company`` does, in words (from the engine's preview)."""
         try:
-            c = preview.closing(self.game, company)
+            c = preview_closing(self.game, company)
         except (KeyError, AttributeError, TypeError, ValueError):
             return f"{company} leaves the game for good."
         if not c.get("legal"):

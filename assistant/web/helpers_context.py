@@ -8,11 +8,17 @@ the event is entered.  This module groups, labels and orders those figures for a
 from __future__ import annotations
 
 from assistant.rules import RuleError, registry
-from assistant.rules.core import explain, preview
+from assistant.rules.core import scores
+from assistant.rules.core.deck import cost_outlook
+from assistant.rules.core.phases.acquisition import preview_purchase
+from assistant.rules.core.phases.closing import must_close, preview_closing
 from assistant.rules.core.phases.dividends import dividend_chart, explain_dividend_limit, explain_price_after_dividend
 from assistant.rules.core.phases.income import explain_income
 from assistant.rules.core.phases.investment import explain_share_price, share_trade
 from assistant.rules.core.phases.ipo import ipo_calculator
+from assistant.rules.core.pricing import explain_rating
+from assistant.rules.core.records import banker_sheet
+from assistant.rules.core.scores import explain_score
 from assistant.web import ahead, labels
 from assistant.web.acquisition import purchases
 
@@ -243,7 +249,7 @@ def _company_line(game, abbr: str) -> dict:
 
 
 def acquisition(game, corporation: str, company: str, price: int) -> dict:
-    out = preview.acquisition(game, corporation, company, price)
+    out = preview_purchase(game, corporation, company, price)
     out.update(corporation=corporation, company=company, price=price, line=_company_line(game, company))
     seller = game.owner[company]
     out["seller_kind"] = seller.kind
@@ -271,7 +277,7 @@ def acquisition(game, corporation: str, company: str, price: int) -> dict:
 
 # ------------------------------------------------------------------ closing what-if
 def closing(game, company: str) -> dict:
-    out = preview.closing(game, company)
+    out = preview_closing(game, company)
     out["company"] = company
     out["line"] = _company_line(game, company)
     owner = game.owner[company]
@@ -294,7 +300,7 @@ def closing(game, company: str) -> dict:
 def closing_overview(game, menu: list[dict]) -> dict:
     closable = [m["company"] for m in menu if m.get("type") == "close"]
     return {
-        "must_close": preview.must_close(game),
+        "must_close": must_close(game),
         "bankrupt": ahead.bankrupt_ahead(game),
         "closings": [closing(game, a) for a in closable],
         "phase_open": bool(closable),
@@ -303,7 +309,7 @@ def closing_overview(game, menu: list[dict]) -> dict:
 
 # ------------------------------------------------------------------ standings, banker, outlook
 def standings(game) -> list[dict]:
-    rows = preview.standings(game)
+    rows = scores.standings(game)
     for rank, r in enumerate(rows, 1):
         r["rank"] = rank
     return rows
@@ -324,7 +330,7 @@ def banker(game, last: int = 10) -> list[dict]:
                 {
                     "n": i + 1,
                     "text": entry.get("text", ""),
-                    "sheet": preview.banker_sheet(entry),
+                    "sheet": banker_sheet(entry),
                     "moves": [{"payer": p, "payee": q, "amount": a, "why": w} for p, q, a, w in entry["moves"]],
                     "auto": bool(entry.get("auto")),
                 }
@@ -339,11 +345,11 @@ def banker_lines(game, n: int, recent: int = 3) -> list[str] | None:
     journal = game.journal
     if not isinstance(n, int) or not 1 <= n <= len(journal) or n <= len(journal) - recent:
         return None
-    return preview.banker_sheet(journal[n - 1]) or None
+    return banker_sheet(journal[n - 1]) or None
 
 
 def outlook(game) -> dict:
-    out = preview.cost_outlook(game)
+    out = cost_outlook(game)
     colors = list(getattr(game, "colors", None) or labels.colors(registry.of(game)))
     out["table"] = [
         {"color": c, "now": out["now"].get(c, 0), "next": None if out["next"] is None else out["next"].get(c, 0)}
@@ -365,10 +371,10 @@ def why(game, kind: str, args) -> dict:
             raise HelperError(f"{entity[:40]!r} is not a player, a corporation or the foreign investor.")
         return explain_income(game, entity)
     if kind == "score":
-        return explain.score(game, need_player(game, args.get("player")))
+        return explain_score(game, need_player(game, args.get("player")))
     corp = need_corporation(game, args.get("corporation"))
     if kind == "stars":
-        return explain.stars(game, corp)
+        return explain_rating(game, corp)
     if kind == "dividend_limit":
         return explain_dividend_limit(game, corp)
     if kind == "share_price":

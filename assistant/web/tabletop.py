@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from assistant.rules.core import explain, preview
+from assistant.rules.core.deck import cost_outlook
+from assistant.rules.core.market import price_row
 from assistant.rules.core.phases.income import explain_income
+from assistant.rules.core.pricing import explain_rating
+from assistant.rules.core.scores import explain_score
 from assistant.web import card_figures, charts
 
 
@@ -25,12 +28,12 @@ class TabletopView:
             row["income_why"] = self._explain(explain_income, name)
             if "stars" in c:  # Stars and v2.2: the price follows stars against required
                 row["required_stars"] = card_figures.required_stars(c.get("share_price"), c.get("issued"), self.ruleset)
-                stars = self._explain(explain.stars, name)
+                stars = self._explain(explain_rating, name)
                 if stars:
                     row["stars_why"] = stars
                     row["required_stars"] = stars.get("required", row["required_stars"])
             if "book_value" in c:  # classic: the price follows the book value
-                row["book_value_why"] = self._explain(explain.book_value, name)
+                row["book_value_why"] = self._explain(explain_rating, name)
             row["player_shares"] = {
                 p: n for p, d in (self.snap.get("players") or {}).items() if (n := (d.get("shares") or {}).get(name))
             }
@@ -51,7 +54,7 @@ class TabletopView:
             p = players.get(name, {})
             shares = {c: n for c, n in (p.get("shares") or {}).items() if n}
             share_value = sum(n * (self.share_prices.get(c) or 0) for c, n in shares.items())
-            value = explain.score(self.game, name)["total"]
+            value = explain_score(self.game, name)["total"]
             rows.append(
                 dict(
                     p,
@@ -104,7 +107,7 @@ class TabletopView:
     def price_row(self) -> list[dict]:
         """The share price row: each card with the corporations holding it (from the engine)."""
         by_name = {c["name"]: c for c in self.corporations}
-        row = self._explain(explain.price_row)
+        row = self._explain(price_row)
         if row is None:  # pragma: no cover - an engine without price_row: from the snapshot
             on: dict = {}
             for c in self.corporations:
@@ -147,7 +150,7 @@ class TabletopView:
                 now = {c: n for c, n in (self.snap.get("cost_of_ownership") or {}).items() if n}
                 out["after_costs"] = [(c, costs.get(c, 0)) for c in self.colors if costs.get(c)]
                 out["same"] = costs == now
-        change = self._explain(preview.cost_outlook)
+        change = self._explain(cost_outlook)
         if change and change.get("next") is not None:
             out["changes"] = {
                 "draws": change.get("draws"),
@@ -168,7 +171,7 @@ class TabletopView:
             total = (final.get("scores") or {}).get(name, 0)
             cash = p.get("cash", 0)
             shares = p.get("share_value", 0)
-            why = self._explain(explain.score, name)
+            why = self._explain(explain_score, name)
             rows.append(
                 {
                     "rank": rank,

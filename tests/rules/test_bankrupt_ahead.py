@@ -14,7 +14,7 @@ import random
 import pytest
 
 from assistant.rules import events_of, registry
-from assistant.rules.core import preview
+from assistant.rules.core.phases.closing import bankrupt_ahead
 
 RULESETS = [("rolling-stock-stars", []), ("rolling-stock-v2.2", []), ("rolling-stock", ["short"])]
 
@@ -54,7 +54,7 @@ def _after_income(g, closings=()) -> dict:
 def test_a_corporation_one_short_of_its_loss_is_named_and_the_advised_closings_save_it(key, options):
     g, name, income = _closing_with_a_loss(registry.get(key), options)
     g.corps[name].cash = -income - 1  # one short of paying its loss
-    ahead = {row["corporation"]: row for row in preview.bankrupt_ahead(g)}
+    ahead = {row["corporation"]: row for row in bankrupt_ahead(g)}
     assert name in ahead and ahead[name]["income"] == income and ahead[name]["cash"] == -income - 1
     left_alone = g.clone()
     assert name not in _after_income(left_alone)  # bankrupt in the income phase
@@ -69,5 +69,5 @@ def test_a_corporation_one_short_of_its_loss_is_named_and_the_advised_closings_s
 def test_a_corporation_that_can_pay_its_loss_is_not_named(key, options):
     g, name, income = _closing_with_a_loss(registry.get(key), options)
     g.corps[name].cash = -income  # exactly enough
-    assert name not in {row["corporation"] for row in preview.bankrupt_ahead(g)}
+    assert name not in {row["corporation"] for row in bankrupt_ahead(g)}
     assert _after_income(g)[name]["cash"] == 0

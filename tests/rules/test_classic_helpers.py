@@ -13,10 +13,14 @@ import pytest
 
 from assistant.rules import events_of
 from assistant.rules.classic.cards import CARDS as cards
-from assistant.rules.core import explain, preview
+from assistant.rules.core.deck import cost_outlook
+from assistant.rules.core.market import price_row
+from assistant.rules.core.phases.acquisition import preview_purchase
 from assistant.rules.core.phases.dividends import dividend_chart, explain_dividend_limit, explain_price_after_dividend
 from assistant.rules.core.phases.income import explain_income
 from assistant.rules.core.phases.ipo import ipo_calculator
+from assistant.rules.core.pricing import explain_rating
+from assistant.rules.core.scores import explain_score
 from assistant.rules.registry import CLASSIC
 
 ROW = cards.prices
@@ -50,7 +54,7 @@ def check_dividend_helpers(g, stats):
         assert why["total"] == row["new_price"] and why["target"] == row["target"]
         assert any("Book value" in line for line in why["lines"])
         stats["dividend rows"] += 1
-    bv = explain.book_value(g, name)
+    bv = explain_rating(g, name)
     assert bv["total"] == g.snapshot()["corporations"][name]["book_value"]
     assert explain_dividend_limit(g, name)["total"] == g.dividend_max(corp)
 
@@ -71,7 +75,7 @@ def check_acquisition_helpers(g, menu, stats):
     # an announced purchase from the foreign investor is previewed as the purchase it makes
     purchases = [{**i, "type": "acquire"} for i in menu if i["type"] in ("acquire", "announce")]
     for item in purchases[:3]:
-        out = preview.acquisition(g, item["corporation"], item["company"], item["min"])
+        out = preview_purchase(g, item["corporation"], item["company"], item["min"])
         assert out["legal"], out
         after = g.preview(events_of(item, lambda *a: a[0] if len(a) == 2 else a[0][0]))
         for name, eff in out["effects"].items():
@@ -97,12 +101,12 @@ def test_helpers_agree_with_the_engine(seed, n):
         for name in g.corps:
             assert explain_income(g, name)["total"] == g.corp_income(name).total
         for p in g.players:
-            assert explain.score(g, p)["total"] == g.scores()[p]
+            assert explain_score(g, p)["total"] == g.scores()[p]
         item = rng.choice(menu)
         g.apply(events_of(item, lambda *a: rng.randint(*a) if len(a) == 2 else rng.choice(a[0])))
     assert all(v > 0 for v in stats.values()), stats
-    assert sum(r["holders"] != [] for r in explain.price_row(g)) == len({c.price for c in g.corps.values()})
-    outlook = preview.cost_outlook(g)
+    assert sum(r["holders"] != [] for r in price_row(g)) == len({c.price for c in g.corps.values()})
+    outlook = cost_outlook(g)
     assert outlook["now"] == g.costs()
 
 
@@ -115,8 +119,8 @@ def test_stars_are_explained_as_book_value_in_classic():
         if g.corps:
             break
     name = next(iter(g.corps))
-    assert explain.stars(g, name) == explain.book_value(g, name)
-    assert explain.book_value(g, name)["total"] == g.snapshot()["corporations"][name]["book_value"]
+    assert explain_rating(g, name) == explain_rating(g, name)
+    assert explain_rating(g, name)["total"] == g.snapshot()["corporations"][name]["book_value"]
 
 
 def test_a_book_value_equal_to_the_market_value_is_said_to_be_equal():
@@ -130,8 +134,8 @@ def test_a_book_value_equal_to_the_market_value_is_said_to_be_equal():
     g.corps["Bear"] = corp
     g.players["Amy"].shares["Bear"] = 1
     g.owner["BD"] = corp
-    why = explain.book_value(g, "Bear")
+    why = explain_rating(g, "Bear")
     assert why["total"] == 24
     assert "Market value: 2 shares × $12 = $24; the book value is equal to it." in why["lines"]
     corp.cash = 13
-    assert "Market value: 2 shares × $12 = $24; the book value is above it." in explain.book_value(g, "Bear")["lines"]
+    assert "Market value: 2 shares × $12 = $24; the book value is above it." in explain_rating(g, "Bear")["lines"]

@@ -30,6 +30,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.rules import RuleError
+from assistant.rules.core.phases.closing import bankrupt_ahead
 
 from .builders import FI, corporation, drawn_until, enter_phase, phase_ends, place, table
 
@@ -198,12 +199,10 @@ def test_player_who_can_pay_a_negative_income_need_not_close():
 # BSE (red, income 1), no synergy between them and so no pair bonus: 5 - 7 + 1 - 7 = -8.  Closing
 # the BSE leaves 5 - 7 = -2.  With 3 in its treasury it cannot pay 8, but can pay 2.
 def test_before_the_income_phase_a_corporation_that_cannot_pay_is_named_with_the_closing_that_saves_it():
-    from assistant.rules.core import preview
-
     g = synergistic(None, companies=["DSB", "BSE"], cash=3)
     enter_phase(g, 4)
     assert g.next == {"for": "closing"}
-    (row,) = preview.bankrupt_ahead(g)
+    (row,) = bankrupt_ahead(g)
     assert row == {
         "corporation": "Synergistic", "president": "Amy", "cash": 3, "income": -8,
         "close": ["BSE"], "cash_after": 3, "income_after": -2,
@@ -216,11 +215,9 @@ def test_before_the_income_phase_a_corporation_that_cannot_pay_is_named_with_the
 
 
 def test_when_no_closing_saves_it_the_bankruptcy_ahead_says_so_and_happens():
-    from assistant.rules.core import preview
-
     g = synergistic(None, companies=["DSB", "BSE"], cash=1)  # closing the BSE leaves -2: 1 cannot pay it
     enter_phase(g, 4)
-    (row,) = preview.bankrupt_ahead(g)
+    (row,) = bankrupt_ahead(g)
     assert (row["income"], row["close"]) == (-8, None)
     ends = phase_ends(g)
     g.apply({"type": "done", "phase": 4})

@@ -8,10 +8,11 @@ import json
 import pytest
 
 from assistant.rules import RuleError
-from assistant.rules.core import explain
 from assistant.rules.core.phases.dividends import explain_price_after_dividend
 from assistant.rules.core.phases.income import explain_income
 from assistant.rules.core.phases.investment import explain_share_price
+from assistant.rules.core.pricing import explain_rating
+from assistant.rules.core.scores import explain_score
 from assistant.rules.registry import STARS
 from assistant.rules.stars.cards import CARDS
 from tests.project_games import played_game
@@ -64,7 +65,7 @@ def test_income_explanation_shows_cost_of_ownership_when_blue_is_on_top():
 
 def test_stars_explanation_matches_the_dividend_example():
     # rulebook: DSB 3 + MS 2 + BPM 1 + BSE 1 + 2 for 21 cash = 9 stars; 3 shares at 22 require 7
-    e = explain.stars(synergistic(), "Synergistic")
+    e = explain_rating(synergistic(), "Synergistic")
     assert (e["total"], e["required"]) == (9, 7)
     assert "cash 21: 2★ (one per full 10)" in e["lines"]
 
@@ -92,7 +93,7 @@ def test_share_price_explanation_skips_cards_in_use():
 def test_score_explanation_adds_up():
     g = synergistic()
     g.players["Amy"].cash = 7
-    e = explain.score(g, "Amy")
+    e = explain_score(g, "Amy")
     assert e["total"] == 7 + 2 * 22 == g.scores()["Amy"]
     assert "2 × Synergistic at 22 = 44." in e["lines"]
 
@@ -174,13 +175,13 @@ def check_by_hand(g) -> int:
     checked = 0
     for name, corp in g.corps.items():
         assert explain_income(g, name)["total"] == income_by_hand(g, name), name
-        st = explain.stars(g, name)
+        st = explain_rating(g, name)
         assert st["total"] == stars_by_hand(g, name), name
         assert st["required"] == required_by_hand(corp.price, corp.issued), name
         checked += 1
     for name in g.players:
         assert explain_income(g, name)["total"] == income_by_hand(g, name), name
-        assert explain.score(g, name)["total"] == score_by_hand(g, name), name
+        assert explain_score(g, name)["total"] == score_by_hand(g, name), name
     assert explain_income(g, "foreign_investor")["total"] == income_by_hand(g, "foreign_investor")
     return checked
 
@@ -201,7 +202,7 @@ def test_explanations_agree_with_figures_by_hand_throughout_a_played_game():
         checked += check_by_hand(g)
     assert g.game_over and checked > 500
     for name, total in g.snapshot()["final"]["scores"].items():
-        assert explain.score(g, name)["total"] == total == score_by_hand(g, name)
+        assert explain_score(g, name)["total"] == total == score_by_hand(g, name)
 
 
 def test_explanations_agree_with_a_recorded_game():
@@ -214,7 +215,7 @@ def test_explanations_agree_with_a_recorded_game():
 
     def explain_all(game) -> dict:
         check_by_hand(game)
-        out = {name: (explain_income(game, name)["total"], explain.stars(game, name)["total"]) for name in game.corps}
+        out = {name: (explain_income(game, name)["total"], explain_rating(game, name)["total"]) for name in game.corps}
         out.update({name: (explain_income(game, name)["total"], None) for name in game.players})
         out["foreign_investor"] = (explain_income(game, "foreign_investor")["total"], None)
         return out
@@ -251,4 +252,4 @@ def test_explanations_agree_with_a_recorded_game():
         by_hand += check_by_hand(g)
     assert recorded > 500 and by_hand > 500 and refused > 0
     for name, total in g.snapshot()["final"]["scores"].items():
-        assert explain.score(g, name)["total"] == total
+        assert explain_score(g, name)["total"] == total

@@ -19,7 +19,7 @@ import re
 import pytest
 
 from assistant.rules import RuleError, registry
-from assistant.rules.core.menu import events_of
+from assistant.rules.core.events import events_of
 
 from .builders import corporation, drawn_until, enter_phase, table
 from .test_acquisition import DOPPLER, JUNKYARD, OVERSEAS, STOCK, VINTAGE, announcement_position

@@ -31,12 +31,17 @@ import time
 from collections import Counter
 
 from assistant.rules import RuleError, events_of
-from assistant.rules.core import explain, preview
+from assistant.rules.core.deck import cost_outlook
 from assistant.rules.core.game import Game
+from assistant.rules.core.phases.acquisition import preview_purchase
+from assistant.rules.core.phases.closing import must_close, preview_closing
 from assistant.rules.core.phases.dividends import dividend_chart, explain_price_after_dividend
 from assistant.rules.core.phases.income import explain_income
 from assistant.rules.core.phases.investment import explain_share_price, share_trade
 from assistant.rules.core.phases.ipo import ipo_calculator
+from assistant.rules.core.pricing import explain_rating
+from assistant.rules.core.records import banker_sheet
+from assistant.rules.core.scores import explain_score, standings
 from assistant.rules.registry import STARS
 
 STYLES = {
@@ -177,8 +182,8 @@ def check_ipo(g: Game, rng: random.Random, seen: Counter) -> None:
         assert a.players[owner.name].shares.get(row["corporation"]) == row["owner_shares"]
         assert c.bank_shares == row["bank_shares"] and c.issued == row["owner_shares"] + row["bank_shares"]
         assert c.cash == row["treasury"] and c.price == row["price"] and c.president == owner.name
-        assert explain.stars(a, c.name)["total"] == row["stars"]
-        assert explain.stars(a, c.name)["required"] == row["required"]
+        assert explain_rating(a, c.name)["total"] == row["stars"]
+        assert explain_rating(a, c.name)["required"] == row["required"]
         # value = money + this company's face value before, money + the new shares after
         assert row["value_before"] == owner.cash + calc["face_value"]
         assert a.scores()[owner.name] - g.scores()[owner.name] == row["value_after"] - row["value_before"]
@@ -229,7 +234,7 @@ def check_acquisitions(g: Game, rng: random.Random, seen: Counter) -> None:
         corp, abbr = item["corporation"], item["company"]
         for price in {item["min"], item["max"]}:
             ev = events_of(item, lambda *a, p=price: p)
-            out = preview.acquisition(g, corp, abbr, price)
+            out = preview_purchase(g, corp, abbr, price)
             assert out["legal"], out
             a = after(g, ev)
             snap = a.snapshot()["corporations"]
@@ -251,7 +256,7 @@ def check_acquisitions(g: Game, rng: random.Random, seen: Counter) -> None:
                 seen["acquire:" + g.owner[abbr].kind] += 1
         if item["min"] == item["max"] or item.get("announced_by"):
             continue
-        low = preview.acquisition(g, corp, abbr, item["min"] - 1)
+        low = preview_purchase(g, corp, abbr, item["min"] - 1)
         assert not low["legal"] and low["error"]
         assert refused(g, {"type": "acquire", "corporation": corp, "company": abbr, "price": item["min"] - 1})
 
@@ -261,7 +266,7 @@ def check_closings(g: Game, seen: Counter) -> None:
     for item in items:
         abbr = item["company"]
         owner = g.owner[abbr]
-        out = preview.closing(g, abbr)
+        out = preview_closing(g, abbr)
         assert out["legal"] and out["owner"] == owner.name
         a = after(g, {"type": "close", "company": abbr})
         if owner.kind == "corporation":
@@ -272,7 +277,7 @@ def check_closings(g: Game, seen: Counter) -> None:
         else:
             assert out["after"]["income"] == a.snapshot()["players"][owner.name]["income"]
             seen["close:player"] += 1
-    for short in preview.must_close(g):
+    for short in must_close(g):
         trial = g.clone()
         for abbr in short["close"]:
             trial.apply({"type": "close", "company": abbr})
@@ -283,11 +288,11 @@ def check_closings(g: Game, seen: Counter) -> None:
 
 
 def check_standings(g: Game) -> None:
-    rows = preview.standings(g)
+    rows = standings(g)
     scores = g.scores()
     assert [r["player"] for r in rows] == sorted(g.order, key=lambda p: (-scores[p], g.order.index(p)))
     for r in rows:
-        assert r["total"] == scores[r["player"]] == explain.score(g, r["player"])["total"]
+        assert r["total"] == scores[r["player"]] == explain_score(g, r["player"])["total"]
         assert r["cash"] + r["companies"] + r["shares"] == r["total"]
 
 
@@ -300,15 +305,15 @@ def check_banker(entry: dict) -> None:
     for payer, payee, amount, _why in entry.get("moves", ()):
         want[(payer, payee)] += amount
     got = Counter()
-    for line in preview.banker_sheet(entry):
+    for line in banker_sheet(entry):
         payer, rest = LINE.match(line).groups()
         for payee, amount in PART.findall(rest):
             got[(payer, payee)] += int(amount)
-    assert got == want, (entry, preview.banker_sheet(entry))
+    assert got == want, (entry, banker_sheet(entry))
 
 
 def check_outlook(g: Game, seen: Counter) -> None:
-    out = preview.cost_outlook(g)
+    out = cost_outlook(g)
     assert out["now"] == g.costs()
     if out["draws"] is None:
         return
@@ -388,9 +393,9 @@ def test_helpers_outside_their_decision():
     g = STARS.create(["Amy", "Brian", "Crystal"])
     assert dividend_chart(g) is None
     assert ipo_calculator(g) is None
-    assert preview.must_close(g) == []
-    assert [r["total"] for r in preview.standings(g)] == [30, 30, 30]
-    assert preview.banker_sheet({"moves": []}) == []
-    assert preview.banker_sheet(
-        {"moves": [("Bank", "Amy", 5, "x"), ("Bank", "Brian", 3, "y"), ("Bank", "Amy", 1, "z")]}
-    ) == ["Bank pays Amy 6; Brian 3"]
+    assert must_close(g) == []
+    assert [r["total"] for r in standings(g)] == [30, 30, 30]
+    assert banker_sheet({"moves": []}) == []
+    assert banker_sheet({"moves": [("Bank", "Amy", 5, "x"), ("Bank", "Brian", 3, "y"), ("Bank", "Amy", 1, "z")]}) == [
+        "Bank pays Amy 6; Brian 3"
+    ]

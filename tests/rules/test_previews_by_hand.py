@@ -18,10 +18,13 @@ expected figures are written out by hand for small positions, from the canonical
 
 from __future__ import annotations
 
-from assistant.rules.core import preview
+from assistant.rules.core.deck import cost_outlook
+from assistant.rules.core.phases.acquisition import preview_purchase
+from assistant.rules.core.phases.closing import must_close, preview_closing
 from assistant.rules.core.phases.dividends import dividend_chart
 from assistant.rules.core.phases.investment import share_trade
 from assistant.rules.core.phases.ipo import ipo_calculator
+from assistant.rules.core.scores import standings
 
 from .builders import FI, corporation, drawn_until, enter_phase, place, table
 
@@ -144,7 +147,7 @@ def test_acquisition_preview_income_synergy_stars_and_price():
     place(g, "KME", "Crystal")
     drawn_until(g, "orange")
     enter_phase(g, 3)
-    out = preview.acquisition(g, JUNKYARD, "KME", 5)
+    out = preview_purchase(g, JUNKYARD, "KME", 5)
     assert out["legal"] and out["seller"] == "Crystal" and out["span"] == [3, 7]
     before, after = out["effects"][JUNKYARD]["before"], out["effects"][JUNKYARD]["after"]
     # before: MHE income 2; stars 1 (red) + 4 (40 cash) = 5 against 3 (2 shares at 13): +2 -> 14 -> 16
@@ -152,7 +155,7 @@ def test_acquisition_preview_income_synergy_stars_and_price():
     # after: MHE 2 + KME 2 + synergy MHE-KME 1 = 5; stars 1 + 1 + 3 (35 cash) = 5 -> 16 again
     assert (after["income"], after["stars"], after["required"], after["zero_dividend_price"]) == (5, 5, 3, 16)
     assert out["effects"][JUNKYARD]["synergies_gained"] == [["MHE", "KME", 1]]
-    too_much = preview.acquisition(g, JUNKYARD, "KME", 8)
+    too_much = preview_purchase(g, JUNKYARD, "KME", 8)
     assert not too_much["legal"] and "3–7" in too_much["error"]
 
 
@@ -164,10 +167,10 @@ def test_acquisition_preview_from_the_foreign_investor_is_at_its_price():
     drawn_until(g, "orange")
     enter_phase(g, 3)
     # the WT: span 6-14, face value 11; the maximum for Junkyard, face value for Overseas Trading
-    assert preview.acquisition(g, JUNKYARD, "WT", 14)["span"] == [14, 14]
-    overseas = preview.acquisition(g, "Overseas Trading", "WT", 11)
+    assert preview_purchase(g, JUNKYARD, "WT", 14)["span"] == [14, 14]
+    overseas = preview_purchase(g, "Overseas Trading", "WT", 11)
     assert overseas["span"] == [11, 11] and overseas["legal"]
-    assert preview.acquisition(g, JUNKYARD, "WT", 14)["may_intervene"] == ["Overseas Trading"]
+    assert preview_purchase(g, JUNKYARD, "WT", 14)["may_intervene"] == ["Overseas Trading"]
 
 
 def test_closing_preview_for_a_player_and_for_junkyard_scrappers():
@@ -177,9 +180,9 @@ def test_closing_preview_for_a_player_and_for_junkyard_scrappers():
     place(g, "BSE", "Crystal")
     drawn_until(g, "blue")
     enter_phase(g, 4)
-    player = preview.closing(g, "BSE")
+    player = preview_closing(g, "BSE")
     assert player["before"] == {"income": 1 - 4} and player["after"] == {"income": 0}
-    corp = preview.closing(g, "KME")
+    corp = preview_closing(g, "KME")
     # before: (2 - 4) + (2 - 4) + synergy 1 = -3; after: MHE 2 - 4 = -2
     assert corp["before"]["income"] == -3 and corp["after"]["income"] == -2
     # the scrapping bonus: twice the KME's printed income (2): 10 + 4 = 14
@@ -196,7 +199,7 @@ def test_must_close_proposes_the_worst_companies_first():
         place(g, "KME", "Crystal")
         drawn_until(g, "blue")
         enter_phase(g, 4)
-        assert preview.must_close(g) == [
+        assert must_close(g) == [
             {"player": "Crystal", "cash": cash, "income": -5, "close": close, "income_after": income_after}
         ]
 
@@ -208,7 +211,7 @@ def test_cost_outlook_counts_the_draws_until_green():
     place(g, "MHE", "Brian")
     drawn_until(g, "orange")
     enter_phase(g, 5)
-    out = preview.cost_outlook(g)
+    out = cost_outlook(g)
     orange, yellow = g.deck_left["orange"], g.deck_left["yellow"]
     assert (out["now"], out["next"], out["draws"]) == ({}, {"red": 2}, orange + yellow)
     assert out["losing"] == [{"company": "BSE", "owner": "Amy", "income_then": -1}]  # MHE: 2 - 2 = 0
@@ -221,7 +224,7 @@ def test_standings_add_money_face_values_and_shares():
     drawn_until(g, "orange")
     enter_phase(g, 5)
     # incomes were paid at the start of phase 5: Crystal's KME +2 (the table now waits in phase 6)
-    rows = preview.standings(g)
+    rows = standings(g)
     assert [(r["player"], r["cash"], r["companies"], r["shares"], r["total"]) for r in rows] == [
         ("Amy", 7, 0, 2 * 14, 35),
         ("Crystal", 3 + 2, 5, 14, 24),

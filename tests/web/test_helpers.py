@@ -13,11 +13,16 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from assistant.rules.core import explain, preview
+from assistant.rules.core.deck import cost_outlook
+from assistant.rules.core.phases.acquisition import preview_purchase
+from assistant.rules.core.phases.closing import preview_closing
 from assistant.rules.core.phases.dividends import dividend_chart, explain_dividend_limit, explain_price_after_dividend
 from assistant.rules.core.phases.income import explain_income
 from assistant.rules.core.phases.investment import explain_share_price, share_trade
 from assistant.rules.core.phases.ipo import ipo_calculator
+from assistant.rules.core.pricing import explain_rating
+from assistant.rules.core.records import banker_sheet
+from assistant.rules.core.scores import explain_score, standings
 from assistant.rules.stars import rulebook
 from assistant.rules.stars.cards import CARDS
 from tests.renaming import SAID_WITH_AN
@@ -257,7 +262,7 @@ def test_acquisition_what_if(client):
     q = {"corporation": corp, "company": company, "price": item["max"]}
     html = client.get(f"/games/{gid}/help/acquisition", query_string=q, headers=HX).get_data(as_text=True)
     no_inline_code(html)
-    out = preview.acquisition(game, corp, company, item["max"])
+    out = preview_purchase(game, corp, company, item["max"])
     eff = out["effects"][corp]
     block = re.search(rf'data-corporation="{re.escape(corp)}">(.*?)</table>', html, re.DOTALL).group(1)
     assert f"<strong>{eff['after']['income']}</strong>" in block
@@ -325,14 +330,14 @@ def test_closing_what_if_for_each_company_and_the_overview(client):
         html = client.get(f"/games/{gid}/help/closing", query_string={"company": m["company"]}, headers=HX).get_data(
             as_text=True
         )
-        out = preview.closing(game, m["company"])
+        out = preview_closing(game, m["company"])
         income = re.search(r'<tr class="income">.*?</tr>', html, re.DOTALL).group(0)
         assert f"<td>{out['before']['income']}</td><td><strong>{out['after']['income']}</strong>" in income
         if game.owner[m["company"]].kind == "corporation":
             stars = re.search(r'<tr class="stars">.*?</tr>', html, re.DOTALL).group(0)
             assert f"<strong>{out['after']['stars']}</strong> / {out['after']['required']}" in stars
     m = items[0]
-    out = preview.closing(game, m["company"])
+    out = preview_closing(game, m["company"])
     body = {"seq": state(client, gid)["seq"], "event": {"type": "close", "company": m["company"]}}
     assert client.post(f"/games/{gid}/events", json=body).status_code == 200
     snap = state(client, gid)
@@ -352,9 +357,9 @@ def test_standings_now(client):
     assert f'href="/games/{gid}/help/standings"' in players
     html = client.get(f"/games/{gid}/help/standings", headers=HX).get_data(as_text=True)
     found = re.findall(r'<tr data-player="([^"]+)">.*?class="total"><strong>(\d+)</strong>', html, re.DOTALL)
-    assert found == [(r["player"], str(r["total"])) for r in preview.standings(game)]
+    assert found == [(r["player"], str(r["total"])) for r in standings(game)]
     assert [int(t) for _, t in found] == sorted((int(t) for _, t in found), reverse=True)
-    for r in preview.standings(game):
+    for r in standings(game):
         assert link(f"/games/{gid}/why/score", player=r["player"]) in links(html)
 
 
@@ -364,7 +369,7 @@ def test_bankers_sheet_in_the_history_and_its_panel(client):
     latest = [i for i, e in enumerate(game.journal) if e["moves"]][-10:]
     html = client.get(f"/games/{gid}/help/banker", headers=HX).get_data(as_text=True)
     for i in latest:
-        for line in preview.banker_sheet(game.journal[i]):
+        for line in banker_sheet(game.journal[i]):
             assert line.replace("&", "&amp;") in html
     history = client.get(f"/games/{gid}/c/history").get_data(as_text=True)
     assert f'href="/games/{gid}/help/banker"' in history
@@ -378,7 +383,7 @@ def test_bankers_sheet_in_the_history_and_its_panel(client):
     assert client.post(f"/games/{gid}/events", json=body).status_code == 200
     game.apply(body["event"])
     history = client.get(f"/games/{gid}/c/history").get_data(as_text=True)
-    for line in preview.banker_sheet(game.journal[-1]):
+    for line in banker_sheet(game.journal[-1]):
         assert line.replace("&", "&amp;") in history
     assert 'class="banker"' in history
 
@@ -390,7 +395,7 @@ def test_cost_of_ownership_outlook(client):
     deck = client.get(f"/games/{gid}/c/deck").get_data(as_text=True)
     assert f'href="/games/{gid}/help/outlook"' in deck
     html = client.get(f"/games/{gid}/help/outlook", headers=HX).get_data(as_text=True)
-    out = preview.cost_outlook(game)
+    out = cost_outlook(game)
     # by hand: the cost changes when green is on top, after the orange and yellow cards left
     top = game.top_color()
     assert top in ("red", "orange", "yellow") and not game.end_flipped
@@ -418,11 +423,11 @@ def test_why_explains_every_kind_of_figure(client):
         ("income", (("entity", player),)): explain_income(game, player),
         ("income", (("entity", corp),)): explain_income(game, corp),
         ("income", (("entity", "foreign_investor"),)): explain_income(game, "foreign_investor"),
-        ("stars", (("corporation", corp),)): explain.stars(game, corp),
+        ("stars", (("corporation", corp),)): explain_rating(game, corp),
         ("price", (("corporation", corp), ("amount", 1))): explain_price_after_dividend(game, corp, 1),
         ("share_price", (("corporation", corp), ("side", "sell"))): explain_share_price(game, corp, False),
         ("dividend_limit", (("corporation", corp),)): explain_dividend_limit(game, corp),
-        ("score", (("player", player),)): explain.score(game, player),
+        ("score", (("player", player),)): explain_score(game, player),
     }
     for (kind, args), ex in cases.items():
         html = client.get(f"/games/{gid}/why/{kind}", query_string=dict(args), headers=HX).get_data(as_text=True)

@@ -18,12 +18,16 @@ from pathlib import Path
 import pytest
 
 from assistant.log import transcript
-from assistant.rules.core import explain, preview
+from assistant.rules.core.deck import cost_outlook
 from assistant.rules.core.game import Game
+from assistant.rules.core.phases.acquisition import preview_purchase
+from assistant.rules.core.phases.closing import preview_closing
 from assistant.rules.core.phases.dividends import dividend_chart, explain_price_after_dividend
 from assistant.rules.core.phases.income import explain_income
 from assistant.rules.core.phases.investment import share_trade
 from assistant.rules.core.phases.ipo import ipo_calculator
+from assistant.rules.core.records import banker_sheet
+from assistant.rules.core.scores import explain_score, standings
 from assistant.rules.registry import STARS
 from assistant.rules.stars import rulebook
 from tests.renaming import SAID_WITH_AN
@@ -249,7 +253,7 @@ def test_acquisition_what_if_one_tap_and_its_form(live, phone):
     expect(box).to_be_visible(timeout=5000)
 
     def check(price):
-        out = preview.acquisition(game, item["corporation"], item["company"], price)
+        out = preview_purchase(game, item["corporation"], item["company"], price)
         eff = out["effects"][item["corporation"]]
         expect(box.locator("p.figure")).to_have_text(
             f"{item['corporation']} buys {item['company']} for {price}.", timeout=5000
@@ -286,7 +290,7 @@ def test_closing_what_if_one_tap(live, phone):
     n = prefix("closing")
     game = engine_game(n)
     item = next(m for m in game.legal_actions() if m["type"] == "close")
-    out = preview.closing(game, item["company"])
+    out = preview_closing(game, item["company"])
     page.goto(import_game(live, n))
     close = page.locator("#c-actions details.confirm-close").filter(
         has=page.locator(f'input[name="e.company"][value="{item["company"]}"]')
@@ -313,7 +317,7 @@ def test_standings_banker_outlook_and_why_from_the_components(live, phone):
     nav(page, "players")
     box = tap_helper(page, "#c-players", "Standings now")
     rows = box.locator("tr[data-player]")
-    want = preview.standings(game)
+    want = standings(game)
     expect(rows).to_have_count(len(want))
     for i, r in enumerate(want):
         assert rows.nth(i).get_attribute("data-player") == r["player"]
@@ -323,16 +327,16 @@ def test_standings_banker_outlook_and_why_from_the_components(live, phone):
     # banker's sheet: the latest entries in the log, and its own panel
     nav(page, "log")
     history = page.locator("#c-history")
-    for line in preview.banker_sheet(game.journal[-1]):
+    for line in banker_sheet(game.journal[-1]):
         expect(history.locator("ul.banker").first).to_contain_text(line)
     box = tap_helper(page, "#c-history", "Banker's sheet")
-    for line in preview.banker_sheet(game.journal[-1]):
+    for line in banker_sheet(game.journal[-1]):
         expect(box).to_contain_text(line)
     shot(box, "bankers-sheet")
     # cost of ownership outlook (deck, on the Table view)
     nav(page, "table")
     box = tap_helper(page, "#c-deck", "Cost of ownership outlook")
-    out = preview.cost_outlook(game)
+    out = cost_outlook(game)
     if out["draws"] is not None:
         assert numbers(box.locator(".draws").inner_text()) == [out["draws"]]
     shot(box, "cost-outlook")
@@ -340,7 +344,7 @@ def test_standings_banker_outlook_and_why_from_the_components(live, phone):
     player = game.order[0]
     nav(page, "players")
     article = page.locator("#c-players article", has_text=player).first
-    for kind, ex in (("income", explain_income(game, player)), ("score", explain.score(game, player))):
+    for kind, ex in (("income", explain_income(game, player)), ("score", explain_score(game, player))):
         article.locator(f'a.why[href*="/why/{kind}"]').click()
         why = article.locator(".why-box")
         expect(why).to_be_visible(timeout=5000)

@@ -9,9 +9,10 @@ import re
 from html import unescape
 
 from assistant.rules import events_of
-from assistant.rules.core import explain
 from assistant.rules.core.game import Game
 from assistant.rules.core.phases.income import explain_income
+from assistant.rules.core.pricing import explain_rating
+from assistant.rules.core.scores import explain_score
 from assistant.rules.registry import STARS
 from assistant.rules.stars.cards import CARDS
 from assistant.web import action_forms as web_menu
@@ -169,7 +170,7 @@ def test_corporation_shows_income_and_stars_with_their_parts(client, table, stor
     html = client.get(f"/games/{gid}/c/corporations").text
     text = _text(html)
     income = explain_income(game, "Prussian Railway")
-    stars = explain.stars(game, "Prussian Railway")
+    stars = explain_rating(game, "Prussian Railway")
     assert f"Income {income['total']}" in text
     assert f"Stars {stars['total']} of {stars['required']} required" in text
     for line in income["lines"] + stars["lines"]:
@@ -198,7 +199,7 @@ def test_players_value_is_the_engines_score(client, table, store):
         p = table.state(gid)["players"][name]
         assert re.search(
             rf"{name} .*Cash {p['cash']} · income {p['income']}\b[^·]*· value "
-            rf"{explain.score(game, name)['total']}\b",
+            rf"{explain_score(game, name)['total']}\b",
             text,
         )
 
@@ -273,7 +274,7 @@ def test_final_scoring_shows_the_ranking_and_each_players_breakdown(client):
     rows = re.findall(r"<tr><td>(\d+)</td><td>([^<]+)</td>", html)
     assert [name for _, name in rows] == final["ranking"] and [int(r) for r, _ in rows] == [1, 2, 3]
     for name in PLAYERS:
-        why = explain.score(game, name)
+        why = explain_score(game, name)
         assert why["total"] == final["scores"][name]
         assert f"{name}: {why['total']}" in text
         for line in why["lines"]:

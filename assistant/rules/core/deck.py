@@ -1,5 +1,6 @@
-"""The deck: its top colour, the cost of ownership it shows, and the cards the table draws (each
-card drawn is entered as a ``reveal``: the app never shuffles)."""
+"""The deck: the open companies variant's declared deck, its top colour, the cost of ownership it
+shows (and when that changes: ``cost_outlook``), and the cards the table draws (each card drawn is
+entered as a ``reveal``: the app never shuffles)."""
 
 from __future__ import annotations
 
@@ -97,3 +98,31 @@ class DeckMixin:
             return f"{company} drawn for the initial offering"
         self.unavailable.append(company)
         return f"{company} drawn (unavailable until {self.ruleset.word('drawn_waits')})"
+
+
+def cost_outlook(game) -> dict:
+    """Draws until the cost of ownership changes, and which owned companies then lose money."""
+    now = game.costs()
+    draws = 0
+    nxt_costs = None
+    colors = game.colors
+    for color in colors:
+        left = game.deck_left[color]
+        if not left:
+            continue
+        draws += left
+        later = [c for c in colors[colors.index(color) + 1 :] if game.deck_left[c]]
+        upcoming = game.cost_shown_by(later[0] if later else "end_front")
+        if upcoming != now:
+            nxt_costs = upcoming
+            break
+    if nxt_costs is None:
+        if game.end_flipped:
+            return {"draws": None, "now": now, "next": None, "losing": []}
+        nxt_costs, draws = game.cost_shown_by("end_back"), None  # changes when the end card flips
+    losing = []
+    for abbr, ent in game.owner.items():
+        c = game.cards.companies[abbr]
+        if c.income - nxt_costs.get(c.color, 0) < 0 <= c.income - now.get(c.color, 0):
+            losing.append({"company": abbr, "owner": ent.name, "income_then": c.income - nxt_costs.get(c.color, 0)})
+    return {"draws": draws, "now": now, "next": nxt_costs, "losing": losing}

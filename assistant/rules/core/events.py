@@ -1,5 +1,6 @@
 """Every kind of event, declared once: its fields and their types, the kind of phase it belongs to,
-its label, and whether the engine plays it or only the store's log knows it.
+its label, and whether the engine plays it or only the store's log knows it; and the event a
+legal-action menu item stands for (``events_of``).
 
 The dispatcher checks fields against this (``Game.apply``), the store keeps exactly these fields
 (``assistant/store/store.py``), the web forms send them back (``assistant/web/action_forms.py``), and the labels
@@ -138,3 +139,44 @@ def _wrong_type(key: str, want: type, value) -> str:
 def label(kind: str) -> str:
     t = declared(kind)
     return t.label if t else kind
+
+
+def events_of(item: dict, pick) -> dict:
+    """A concrete event from a menu item; ``pick(lo, hi)`` chooses amounts, ``pick(seq)`` choices."""
+    kind = item["type"]
+    if kind == "reveal":
+        return {"type": "reveal", "company": pick(item["choices"])}
+    if kind == "announce":
+        return {"type": "announce", "corporation": item["corporation"], "company": item["company"]}
+    if kind == "no_intervention":
+        ev = {"type": "no_intervention", "company": item["company"]}
+        if item.get("corporation"):
+            ev["corporation"] = item["corporation"]
+        return ev
+    if kind in ("bid", "acquire", "dividend"):
+        amount = pick(item["min"], item["max"])
+        if kind == "bid":
+            return {"type": "bid", "player": item["player"], "company": item["company"], "price": amount}
+        if kind == "dividend":
+            return {"type": "dividend", "corporation": item["corporation"], "amount": amount}
+        ev = {"type": "acquire", "corporation": item["corporation"], "company": item["company"], "price": amount}
+        if item.get("announced_by"):
+            ev["announced_by"] = item["announced_by"]
+        return ev
+    if kind == "ipo":
+        opt = pick(item["options"])
+        return {"type": "ipo", "company": item["company"], "corporation": opt["corporation"], "price": opt["price"]}
+    keys = {
+        "pass": ("player",),
+        "leave": ("player",),
+        "buy_share": ("player", "corporation"),
+        "sell_share": ("player", "corporation"),
+        "done": ("phase",),
+        "player_done": ("player", "phase"),
+        "close": ("company",),
+        "issue": ("corporation",),
+        "skip_issue": ("corporation",),
+        "redeem": ("corporation",),
+        "skip_ipo": ("company",),
+    }[kind]
+    return {"type": kind, **{k: item[k] for k in keys}}

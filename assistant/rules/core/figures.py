@@ -1,5 +1,5 @@
 """The figures a game computes from its state: incomes, the share order, scores and the ranking,
-and the end of the game."""
+and the end of the game; a corporation's figures that a purchase or a closing changes."""
 
 from __future__ import annotations
 
@@ -50,3 +50,19 @@ class FiguresMixin:
         if self.two_handed:  # the seats in their first player order decide whose they are
             self.final["two_handed"] = final_score.two_handed(list(self.players), self.persons, ranking)
         self._log("The game ends. " + ", ".join(f"{p} {scores[p]}" for p in ranking))
+
+
+def corporation_figures(game, name: str) -> dict | None:
+    """A corporation's figures a purchase or a closing changes: its income and synergies, what its
+    price mechanism rates it by, and its share price after a dividend of 0 (None: not in play)."""
+    corp = game.corps.get(name)
+    if corp is None:
+        return None
+    inc = game.corp_income(name)
+    move, facts, _why = game.adjustment(corp, corp.cash)
+    return {
+        "income": inc.total,
+        "synergies": [list(p) for p in inc.synergies],
+        **facts,
+        "zero_dividend_price": move.new,
+    }

@@ -8,11 +8,11 @@ every problem at once, as ``position.resume`` does."""
 
 from __future__ import annotations
 
-from . import explain
 from .entities import Corporation
 from .errors import RuleError
 from .position import _check_prices, _order_and_players
 from .position_problems import RULE, _Problems
+from .scores import explain_score
 
 
 def two_handed(seats: list[str], persons: list[str], ranking: list[str]) -> dict:
@@ -71,7 +71,7 @@ def final_scores(ruleset, players, state: dict, options=(), persons=None) -> dic
     ranking = game.ranking(scores)
     lines = []
     for place, name in enumerate(ranking, 1):
-        why = explain.score(game, name)
+        why = explain_score(game, name)
         lines.append(f"{place}. {name} {scores[name]}: " + " ".join(why["lines"]))
     ties = tie_breaks(scores, ranking, order)
     result = {"scores": scores, "ranking": ranking, "lines": lines + ties, "ties": ties, "winner": ranking[0]}

@@ -3,8 +3,9 @@
 A ``Game`` mirrors one physical game.  ``apply(event)`` either accepts an event (and then
 runs everything the rules do by themselves until the next decision is needed) or raises
 ``RuleError`` and leaves the game exactly as it was: every handler validates before it
-changes anything.  The phase rules live in ``phases/``, the deck in ``deck.py``, incomes and
-scores in ``figures.py``, what every phase shares (paying, bankruptcy, presidency, price moves) in
+changes anything.  Each kind of phase is one file of ``phases/`` (its start, automatic steps, legal
+decisions, handlers, previews and explanations), the deck in ``deck.py``, incomes and scores in
+``figures.py``, what every phase shares (paying, bankruptcy, presidency, price moves) in
 ``procedures.py``."""
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from .deck import DeckMixin
 from .entities import Corporation, ForeignInvestor, Player
 from .errors import RuleError
 from .figures import FiguresMixin
-from .menu import MenuMixin
 from .phases.acquisition import AcquisitionMixin
+from .phases.acquisition_interventions import InterventionsMixin
 from .phases.closing import ClosingMixin
 from .phases.dividends import DividendsMixin
 from .phases.done import DoneMixin
@@ -43,6 +44,7 @@ class Game(
     PlayerOrderMixin,
     ForeignInvestorMixin,
     AcquisitionMixin,
+    InterventionsMixin,
     DoneMixin,
     ClosingMixin,
     IncomeMixin,
@@ -51,7 +53,6 @@ class Game(
     IssueMixin,
     IpoMixin,
     EndCheckMixin,
-    MenuMixin,
     SnapshotMixin,
     DeckMixin,
     FiguresMixin,
@@ -67,9 +68,9 @@ class Game(
     """
 
     GAME = ""  # the transcript's ``game`` of the game class
-    # The phases of a turn, in order (phase N is PHASES[N - 1]); each kind's steps are methods
-    # named after it: ``_start_<kind>``, ``_finish_<kind>`` (optional) and ``_menu_<kind>``, and
-    # its automatic steps in AUTOMATIC_STEPS.
+    # The phases of a turn, in order (phase N is PHASES[N - 1]); each kind's steps are methods of
+    # ``phases/<kind>.py`` named after it: ``_start_<kind>``, ``_finish_<kind>`` (optional) and
+    # ``_menu_<kind>``, and its automatic steps in AUTOMATIC_STEPS.
     PHASES: tuple[str, ...] = ()
     PHASE_NAMES: dict[int, str] = {}
     FIRST_PHASE = 1  # the phase turn 1 starts with (after the setup reveals)
@@ -331,6 +332,15 @@ class Game(
             entry["written"] = tuple(self._written)
         self.journal.append(entry)
         return True
+
+    def legal_actions(self) -> list[dict]:
+        """Exactly the events ``apply`` accepts now, with their bounds: a card to reveal, else the
+        current phase's decisions (``_menu_<kind>`` in its phases/ file)."""
+        if self.game_over:
+            return []
+        if self.pending_reveals:
+            return [{"type": "reveal", "color": self.top_color(), "choices": self.reveal_choices()}]
+        return getattr(self, f"_menu_{self.phase_kind}")()
 
     def transcript_events(self, head: list[dict] | None = None) -> list[dict]:
         """The events as a transcript writes them (FORMAT.md): the live events written as the

@@ -1,4 +1,5 @@
-"""The share price row: price moves with leapfrogging (the row itself is the game's card data)."""
+"""The share price row: price moves with leapfrogging (the row itself is the game's card data), and
+the row as a table shows it (``price_row``)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,15 @@ def move(price: int, steps: int, in_use, row: tuple[int, ...], index) -> PriceMo
         skipped.append(row[i])
         i += step
     return PriceMove(price, steps, target, row[i], tuple(skipped))
+
+
+def price_row(game) -> list[dict]:
+    """The share price row: each card and the corporation holding it."""
+    row = game.cards.prices
+    at_top = [c.name for c in game.corps.values() if c.price == row[-1]]
+    out = []
+    for price in row:
+        holder = game.price_holder.get(price)
+        holders = at_top if price == row[-1] else ([holder] if holder else [])
+        out.append({"price": price, "holders": holders})
+    return out

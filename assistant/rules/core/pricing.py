@@ -39,3 +39,9 @@ class PriceMechanism(Protocol):
     def explain(self, game, name: str) -> dict: ...
 
     def dividend_lines(self, game, corp, cash: int, facts: dict, move) -> list[str]: ...
+
+
+def explain_rating(game, corp_name: str) -> dict:
+    """What the ruleset rates a corporation by, explained: Stars its stars against the stars its
+    share price card requires, classic its book value against its market value."""
+    return game.pricing.explain(game, corp_name)

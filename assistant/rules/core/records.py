@@ -177,3 +177,14 @@ class Journal(Sequence):
     def __reduce__(self):
         # pickled (a saved state) with what it holds; the loader is the store's, set again on load
         return (Journal, (self._tail, self.base))
+
+
+def banker_sheet(entry: dict) -> list[str]:
+    """What to move on the real table for one journal entry: who pays whom, grouped."""
+    grouped: dict[tuple[str, str], int] = {}
+    for payer, payee, amount, _why in entry.get("moves", ()):
+        grouped[(payer, payee)] = grouped.get((payer, payee), 0) + amount
+    by_payer: dict[str, list[str]] = {}
+    for (payer, payee), amount in grouped.items():
+        by_payer.setdefault(payer, []).append(f"{payee} {amount}")
+    return [f"{payer} pays " + "; ".join(parts) for payer, parts in by_payer.items()]

@@ -31,6 +31,15 @@ class DoneMixin:
         """The players who could still act and have not said "I'm done"."""
         return [p for p in self.could_act(actions) if p not in self.said_done]
 
+    def _phase_done_items(self, actions: list[dict], short=frozenset()) -> list[dict]:
+        """Each player who could still act (from ``actions``, the phase's menu) and has not said so
+        may say "I'm done"; the table may end the phase unless someone must close companies first."""
+        waiting = self.not_done_yet(actions)
+        out = [{"type": "player_done", "player": p, "phase": self.phase} for p in waiting if p not in short]
+        if not short:
+            out.append({"type": "done", "phase": self.phase, "waiting_for": waiting})
+        return out
+
     def _not_done(self, player) -> None:
         """A player who acts after saying "I'm done" was not done after all."""
         if player in self.said_done:
