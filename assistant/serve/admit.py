@@ -35,8 +35,7 @@ from concurrent.futures import Executor
 
 from assistant.store import settings
 
-GRACE = 0.05  # seconds a running request holds the next one back
-CLIENT_QUEUE = 32  # requests of one address waiting for their turn in a worker (RSS_CLIENT_QUEUE)
+GRACE = 0.05  # seconds a running request holds the next one back (RSS_GRACE_MS's default, 50)
 
 
 class Crowded(Exception):
@@ -49,8 +48,8 @@ def grace_seconds() -> float:
 
 
 def client_queue() -> int:
-    """``RSS_CLIENT_QUEUE``: requests of one address that may wait for their turn in a worker."""
-    return settings.get("RSS_CLIENT_QUEUE", CLIENT_QUEUE)
+    """``RSS_CLIENT_QUEUE`` (32): requests of one address that may wait for their turn in a worker."""
+    return settings.get("RSS_CLIENT_QUEUE")
 
 
 class Admission:
@@ -71,7 +70,7 @@ class Admission:
         self.running = 0  # jobs handed to the pool and not finished
         self.fresh = 0  # of those, the ones started less than ``grace`` ago
 
-    def submit(self, job, client: str = "") -> asyncio.Future:
+    def submit(self, job, client: str) -> asyncio.Future:
         """A future for ``job()``'s result, run on the pool when its turn comes; ``Crowded`` when
         ``client`` already has ``queue_limit`` requests waiting.
 
