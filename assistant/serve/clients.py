@@ -11,16 +11,14 @@ from __future__ import annotations
 
 from assistant.store import settings
 
-CLIENT_STREAMS = 1000  # open streams of one address in one worker (RSS_CLIENT_STREAMS)
-
 
 def trusted_proxies() -> frozenset[str]:
     return settings.get("RSS_TRUSTED_PROXIES")
 
 
 def client_streams() -> int:
-    """``RSS_CLIENT_STREAMS``: the most streams one address may hold open in a worker."""
-    return settings.get("RSS_CLIENT_STREAMS", CLIENT_STREAMS)
+    """``RSS_CLIENT_STREAMS`` (1000): the most streams one address may hold open in a worker."""
+    return settings.get("RSS_CLIENT_STREAMS")
 
 
 def peer_host(peer: str) -> str:

@@ -205,3 +205,80 @@ def test_no_phone_gets_the_cookie_of_the_phone_the_view_answered(tmp_path):
         assert amy.get_cookie("session") is not None
     finally:
         store.close()
+
+
+# -- the record itself (known.KnownSeqs), as the waker and the loop use it, on figures from the module:
+# fresh for FRESH_SECONDS (1 s) after the waker's last look, at most MAX_GAMES (50,000) games and
+# MAX_WANTED (1,000) asked about between two looks ------------------------------------------------------
+def test_a_game_not_known_is_asked_about_once_and_the_waker_takes_the_question():
+    record = known.KnownSeqs()
+    assert record.get("g1") is None and record.get("g1") is None and record.get("g2") is None
+    assert sorted(record.asked()) == ["g1", "g2"]
+    assert record.asked() == []  # taken: asked again only by a later poll
+    assert record.get("g1") is None and record.asked() == ["g1"]
+
+
+def test_at_most_a_thousand_games_are_asked_about_between_two_looks():
+    record = known.KnownSeqs()
+    for i in range(1001):
+        assert record.get(f"g{i}") is None
+    assert len(record.asked()) == 1000
+    record.get("late")  # room again once the waker took them
+    assert record.asked() == ["late"]
+
+
+def test_what_the_waker_found_and_the_changes_it_heard_give_the_seqs():
+    record = known.KnownSeqs()
+    record.heard([("g1", 3), ("g2", 0)], [])
+    assert (record.get("g1"), record.get("g2")) == (3, 0)
+    # changes: a new seq of a game known; a seat change (no seq) leaves it; a game not asked about
+    # stays unknown (a poll asks about it, and the waker looks it up)
+    record.heard([], [("g1", 4), ("g2", None), ("g3", 9)])
+    assert (record.get("g1"), record.get("g2"), record.get("g3")) == (4, 0, None)
+    assert record.asked() == ["g3"]
+    record.heard([("g3", 9)], [])
+    assert record.get("g3") == 9
+
+
+def test_the_record_is_used_only_within_a_second_of_the_wakers_last_look():
+    record = known.KnownSeqs()
+    record.heard([("g1", 3)], [])
+    assert record.get("g1") == 3
+    record.heard_at = time.monotonic() - 0.5  # a look half a second ago: fresh
+    assert record.get("g1") == 3
+    record.heard_at = time.monotonic() - 1.5  # a second and a half: stale, ask the database
+    assert record.get("g1") is None
+    assert record.asked() == []  # known, only stale: nothing to look up
+    record.heard([], [])  # the next look, even one that found nothing new, makes it fresh again
+    assert record.get("g1") == 3
+
+
+def test_past_fifty_thousand_games_the_record_starts_again():
+    record = known.KnownSeqs()
+    record.heard([(f"g{i}", i) for i in range(49_999)], [])
+    record.heard([("last", 1)], [])  # 50,000: all kept
+    assert (record.get("g0"), record.get("g49998"), record.get("last")) == (0, 49_998, 1)
+    record.heard([("one more", 2), ("and another", 3)], [])  # 50,002: the old ones are forgotten
+    assert (record.get("g0"), record.get("last"), record.get("one more"), record.get("and another")) == (
+        None,
+        None,
+        2,
+        3,
+    )
+    assert len(record.seqs) == 2
+
+
+def test_a_database_lost_empties_the_record_until_the_waker_reads_again_and_for_good_forever():
+    record = known.KnownSeqs()
+    record.heard([("g1", 3)], [])
+    record.lost()  # a database error: nothing known until the waker reads the database again
+    assert record.get("g1") is None and not record.broken
+    record.heard([("g1", 4)], [])
+    assert record.get("g1") == 4
+    record.lost(for_good=True)  # the file went away or was replaced
+    assert record.get("g1") is None and record.broken
+    record.heard([("g1", 5)], [])  # whatever the waker hears after, the record is never trusted
+    assert record.get("g1") is None
+    record.lost()  # a later plain loss does not make it trusted again
+    record.heard([("g1", 6)], [])
+    assert record.get("g1") is None and record.broken
