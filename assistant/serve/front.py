@@ -234,7 +234,7 @@ def _run(wsgi, environ) -> tuple[int, list[tuple[str, str]], list[bytes]]:
     answer: dict = {}
 
     def start_response(status, headers, exc_info=None):
-        if exc_info and answer:
+        if exc_info and "written" in answer:  # PEP 3333: only once the body has begun (it is sent)
             raise exc_info[1].with_traceback(exc_info[2])
         answer["status"], answer["headers"] = int(status.split(" ", 1)[0]), list(headers)
         return lambda data: answer.setdefault("written", []).append(data)

@@ -46,6 +46,7 @@ class Jobs:
         return run
 
 
+LIMIT = 15.0  # seconds a test's loop may take (each takes well under 2): a request never answered fails
 GATES: list[threading.Event] = []
 
 
@@ -67,7 +68,7 @@ def run_with(threads: int, grace: float, table):
     threads more, so whatever holds a request back is the admission, never a pool with no thread free."""
     pool = ThreadPoolExecutor(max_workers=threads + 4)
     try:
-        return asyncio.run(table(Admission(pool, threads, grace=grace)))
+        return asyncio.run(asyncio.wait_for(table(Admission(pool, threads, grace=grace)), LIMIT))
     finally:
         _end(pool)
 
@@ -205,7 +206,7 @@ def test_one_thread_is_always_left_for_another_address():
 async def _with_admission(threads: int, grace: float, queue: int, table):
     pool = ThreadPoolExecutor(max_workers=threads + 4)  # as in run_with: the admission holds requests back
     try:
-        return await table(Admission(pool, threads, grace=grace, queue=queue))
+        return await asyncio.wait_for(table(Admission(pool, threads, grace=grace, queue=queue)), LIMIT)
     finally:
         _end(pool, wait=False)
 
@@ -249,7 +250,7 @@ def test_an_admission_given_no_grace_nor_line_takes_the_settings(monkeypatch):
 
     pool = ThreadPoolExecutor(max_workers=6)
     try:
-        a_was_running, answers = asyncio.run(table(Admission(pool, 2)))
+        a_was_running, answers = asyncio.run(asyncio.wait_for(table(Admission(pool, 2)), LIMIT))
     finally:
         _end(pool)
     assert a_was_running and answers == ["A", "c0", "c1", "c2"]
