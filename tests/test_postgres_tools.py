@@ -60,7 +60,7 @@ def _sqlite_store_with_games(path) -> Store:
 
 def test_copy_db_moves_every_game_with_its_whole_log_and_checks_the_exports(tmp_path, pg_url):
     source = _sqlite_store_with_games(tmp_path / "old.sqlite3")
-    gids = source.tables.game_ids()
+    gids = source.backend.game_ids()
     run = _cli("copy-db", "--from", str(tmp_path / "old.sqlite3"), "--to", pg_url)
     assert run.returncode == 0, run.stderr + run.stdout
     assert "2 games copied" in run.stdout and "every copied game exports identically" in run.stdout
@@ -68,8 +68,8 @@ def test_copy_db_moves_every_game_with_its_whole_log_and_checks_the_exports(tmp_
     try:
         for gid in gids:
             assert target.export(gid) == source.export(gid)
-            assert target.tables.rows(gid) == source.tables.rows(gid)  # undo rows and tokens too
-        played = next(g for g in gids if source.tables.token_seq(g, "again") is not None)
+            assert target.backend.rows(gid) == source.backend.rows(gid)  # undo rows and tokens too
+        played = next(g for g in gids if source.backend.token_seq(g, "again") is not None)
         # a retry of a post made before the move is answered as the first time
         assert target.append(played, 0, {"type": "undo"}, token="again") == source.seq(played)
     finally:

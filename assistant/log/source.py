@@ -45,7 +45,7 @@ class Source(Protocol):
     state_key: bytes  # signs the saved states (``saved.opened``)
 
     @property
-    def tables(self) -> SavedStates: ...
+    def backend(self) -> SavedStates: ...
 
     def rows(self, gid: str, after: int = 0, upto: int | None = None) -> list[LogRow]:
         """The log rows after row ``after`` (up to row ``upto``), in order."""

@@ -283,7 +283,7 @@ def build(
     else replays the effective events from the game's start (Unplayable if the engine refuses one)."""
     upto, most = seq, 2**31 - 1 if depth is None else depth  # the row, the events in effect
     for _ in range(SAVED_TRIES if seq >= source.save_every else 0):
-        found = source.tables.saved_state(info.id, saved.version(), upto, most)
+        found = source.backend.saved_state(info.id, saved.version(), upto, most)
         if found is None:
             break
         at, data = found

@@ -105,7 +105,7 @@ class Streams:
         self._next = 0
         self._logged = -LOG_EVERY
         self.known = KnownSeqs()  # what the polls answer from (known.py), kept by the waker
-        self.feed = store.tables.change_feed(BEAT_SECONDS)  # which games changed (store/feeds.py)
+        self.feed = store.backend.change_feed(BEAT_SECONDS)  # which games changed (store/feeds.py)
         self.client_limit = client_streams()  # RSS_CLIENT_STREAMS: one address's open streams
         self.by_client: dict[str, int] = {}
         self.closing = False  # the worker stops: every stream ends at once (``end_all``)

@@ -39,7 +39,7 @@ _WHERE = {
             "effective_events",
             "new_game_id",
             "normalise_event",
-            "tables_for",
+            "backend_for",
         ),
         "assistant.store.store",
     ),

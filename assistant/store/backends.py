@@ -12,16 +12,16 @@ from assistant.store.errors import DatabaseDamaged  # noqa: F401 - what check_be
 
 
 def backend(target: str):
-    """The backend class of the database ``target`` names (``SQLiteTables`` or ``PostgresTables``):
+    """The backend class of the database ``target`` names (``SQLiteBackend`` or ``PostgresBackend``):
     the one place that tells them apart.  What differs between them is theirs to say (their
     ``prepare``, ``where``, ``inspect``, ``check_before_start``, ``remember``, ...)."""
     if is_postgres(target):
-        from assistant.store.postgres import PostgresTables  # psycopg: installed with the postgresql extra
+        from assistant.store.postgres import PostgresBackend  # psycopg: installed with the postgresql extra
 
-        return PostgresTables
-    from assistant.store.sqlite import SQLiteTables
+        return PostgresBackend
+    from assistant.store.sqlite import SQLiteBackend
 
-    return SQLiteTables
+    return SQLiteBackend
 
 
 def check_before_start(path: str, instance_path: str | None = None, named: bool = False):

@@ -26,21 +26,21 @@ def copy(source: Store, target: Store, out=None) -> tuple[int, int, list[str]]:
     """(games copied, games already there, problems)."""
     out = out or sys.stdout
     copied, present, problems = 0, 0, []
-    for warning in saved.untrusted(source.tables.saved_states_of(saved.version()), source.state_key):
+    for warning in saved.untrusted(source.backend.saved_states_of(saved.version()), source.state_key):
         print(f"warning: {warning}", file=out)  # (the store does not load it: the log is replayed)
-    for gid in source.tables.game_ids():
-        if target.tables.game_row(gid) is not None:
+    for gid in source.backend.game_ids():
+        if target.backend.game_row(gid) is not None:
             if target.export(gid) == source.export(gid):
                 present += 1
             else:
                 problems.append(f"game {gid} is already in the target, with another log")
             continue
-        row = source.tables.game_row(gid)
+        row = source.backend.game_row(gid)
         events = [
             {"game_id": gid, "seq": seq, "event": event, "token": token, "created": created}
-            for seq, event, token, created in source.tables.rows(gid)
+            for seq, event, token, created in source.backend.rows(gid)
         ]
-        target.tables.insert_game({k: row.get(k) for k in GAME_COLUMNS}, events)
+        target.backend.insert_game({k: row.get(k) for k in GAME_COLUMNS}, events)
         if target.export(gid) != source.export(gid):
             problems.append(f"game {gid} does not export the same after the copy")
         copied += 1

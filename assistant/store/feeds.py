@@ -11,9 +11,9 @@ database is still the one the store serves, and ``close()`` lets the connection 
 
 * SQLite: one query per tick for the rows of ``events`` and ``seats`` past the largest rowids seen.
   Both tables only grow at the end (a seat change writes its row under a new, larger rowid:
-  ``SQLiteTables.take_seat``), so these are exactly the changes since the last tick.
+  ``SQLiteBackend.take_seat``), so these are exactly the changes since the last tick.
 * PostgreSQL: ``LISTEN`` on a connection of its own (outside the pool); the store sends ``NOTIFY``
-  on every append and seat change (``PostgresTables``).
+  on every append and seat change (``PostgresBackend``).
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ class Row(NamedTuple):
 
 class RowReader:
     def __init__(self, tables):
-        self.tables = tables
+        self.backend = tables
         self._expanded: OrderedDict[tuple[str, int], dict] = OrderedDict()  # (gid, seq) -> a going back read
         self._lock = threading.Lock()
 
@@ -59,7 +59,7 @@ class RowReader:
 
     def _read(self, gid: str, after: int, upto: int | None) -> list[Row]:
         out = []
-        for n, (seq, event, token, created) in enumerate(self.tables.rows(gid, after, upto)):
+        for n, (seq, event, token, created) in enumerate(self.backend.rows(gid, after, upto)):
             if not n % 64:
                 deadline.check()  # a long log is read within the request's deadline
             out.append(Row(seq, _stored_event(event), token, created))

@@ -67,7 +67,7 @@ def pool_size() -> int:
 
 
 @translating
-class PostgresTables:
+class PostgresBackend:
     """The SQL of the PostgreSQL store (the game logic is in assistant.store)."""
 
     kind = "postgresql"

@@ -1,8 +1,8 @@
 """The store's schema: named steps applied in order, each written once, here, for every backend.
 
 A step is a list of operations (a table made, a column added, an index, a column filled where it
-is empty), data rather than SQL; each backend turns them into its own (``SQLiteTables.migrate``:
-sqlite-utils ``Migrations``, recorded in ``_sqlite_migrations``; ``PostgresTables.migrate``:
+is empty), data rather than SQL; each backend turns them into its own (``SQLiteBackend.migrate``:
+sqlite-utils ``Migrations``, recorded in ``_sqlite_migrations``; ``PostgresBackend.migrate``:
 ``CREATE TABLE IF NOT EXISTS`` and ``ADD COLUMN IF NOT EXISTS``, recorded in ``rss_migrations``).
 A database made by any earlier version opens: those versions grew the schema without recording
 it, so every operation checks what is already there (a table, a column) before it adds it.

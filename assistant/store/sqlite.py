@@ -111,7 +111,7 @@ def _emptied(path: str) -> bool:
 
 
 @translating
-class SQLiteTables:
+class SQLiteBackend:
     kind = "sqlite"
     DATABASE_ERRORS = (sqlite3.Error,)
 

@@ -70,7 +70,7 @@ def check(target: str) -> tuple[list[str], list[str]]:
         if "saved_states" not in _tables(store):
             return warnings, differ
         latest: dict[str, tuple[int, bytes, bool]] = {}
-        for gid, seq, data in store.tables.saved_states_of(saved.version()):  # by game, then row
+        for gid, seq, data in store.backend.saved_states_of(saved.version()):  # by game, then row
             signed = True
             try:
                 saved.opened(store.state_key, gid, seq, data)
@@ -95,8 +95,8 @@ def check(target: str) -> tuple[list[str], list[str]]:
 
 def _tables(store) -> set[str]:
     if store.kind == "sqlite":
-        return {r[0] for r in store.tables._db().conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    with store.tables.pool.connection() as conn:
+        return {r[0] for r in store.backend._db().conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    with store.backend.pool.connection() as conn:
         return {r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
 
 

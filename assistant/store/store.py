@@ -64,7 +64,7 @@ INFO_CACHE_SIZE = 4096  # game headers (immutable once created) kept in memory
 class Store(TimelinesMixin, TranscriptsMixin):
     """All access to the database; one instance per app (it owns the state cache). Its games' timelines
     (cache, replay, saved states) are in ``timelines.py``, import and export in ``transcripts.py``;
-    the rows are the backend's (``self.tables``: ``sqlite.py``, ``postgres.py``)."""
+    the rows are the backend's (``self.backend``: ``sqlite.py``, ``postgres.py``)."""
 
     def __init__(self, path: str, save_every: int = saved.EVERY, key: bytes | None = None, migrate: bool = True):
         """``path``: an SQLite file, or a ``postgresql://`` URL (assistant/store/dburl.py); ``save_every``:
@@ -75,24 +75,24 @@ class Store(TimelinesMixin, TranscriptsMixin):
         self.save_every = save_every
         self.state_key = key or saved.process_key()
         self._heads: OrderedDict[tuple[str, int], Journal] = OrderedDict()  # (gid, row) -> journal there
-        self.tables = tables_for(self.path)
+        self.backend = backend_for(self.path)
         # gid -> the game's timeline after its first seq log rows; never changed once cached
         self._cache: OrderedDict[str, Timeline] = OrderedDict()
         # RSS_CACHE_GAMES: more games in memory for a big hall (1,000 tables: about 1,000 per worker)
         self.cache_size = settings.get("RSS_CACHE_GAMES", CACHE_SIZE)
         self._cache_lock = threading.Lock()
         self._info: OrderedDict[str, GameInfo] = OrderedDict()  # game headers never change
-        self._rows = RowReader(self.tables)  # the log's rows, a going back with its events (logrows.py)
+        self._rows = RowReader(self.backend)  # the log's rows, a going back with its events (logrows.py)
         self._held = budget.Held()  # what each game holds (its budget: assistant/store/budget.py)
         if migrate:
-            self.tables.migrate()
+            self.backend.migrate()
 
     @property
     def kind(self) -> str:
-        return self.tables.kind
+        return self.backend.kind
 
     def close(self) -> None:
-        self.tables.close()
+        self.backend.close()
 
     # -- games -------------------------------------------------------------------
     def create_game(
@@ -109,7 +109,7 @@ class Store(TimelinesMixin, TranscriptsMixin):
         self._check_setup(players, persons, Refused)
         self._new_engine_game(players, options, deck, persons, ruleset)
         gid = new_game_id()
-        self.tables.insert_game(self._game_record(gid, players, options, deck, persons, ruleset))
+        self.backend.insert_game(self._game_record(gid, players, options, deck, persons, ruleset))
         return gid
 
     def _game_record(self, gid, players, options, deck, persons, ruleset, start=None) -> dict:
@@ -152,7 +152,7 @@ class Store(TimelinesMixin, TranscriptsMixin):
             info = self._info.get(gid)
         if info is not None:
             return info
-        r = self.tables.game_row(gid)
+        r = self.backend.game_row(gid)
         if r is None:
             raise NotFound("no such game")  # not remembered: the game may be created later
         if not r.get("game"):  # every game names its ruleset (migration games_name_their_ruleset)
@@ -184,11 +184,11 @@ class Store(TimelinesMixin, TranscriptsMixin):
     # -- seats taken by phones (presentation only: the log never depends on them) --
     def take_seat(self, gid: str, phone: str, player: str | None) -> None:
         """Record that ``phone`` plays ``player`` in game ``gid`` (None: the phone has no seat)."""
-        self.tables.take_seat(gid, phone, player)
+        self.backend.take_seat(gid, phone, player)
 
     def seats_taken(self, gid: str) -> set[str]:
         """The seats (players or, two-handed, persons) some phone has taken."""
-        return self.tables.seats_taken(gid)
+        return self.backend.seats_taken(gid)
 
     # -- events ------------------------------------------------------------------
     def rows(self, gid: str, after: int = 0, upto: int | None = None) -> list[Row]:
@@ -196,7 +196,7 @@ class Store(TimelinesMixin, TranscriptsMixin):
         return self._rows.read(gid, after, upto)
 
     def seq(self, gid: str) -> int:
-        return self.tables.seq(gid)
+        return self.backend.seq(gid)
 
     def events(self, gid: str) -> list[dict]:
         """The effective engine events (undo applied)."""
@@ -246,10 +246,10 @@ class Store(TimelinesMixin, TranscriptsMixin):
         check_token(token)
         info = self.get_game(gid)
         if token is not None:
-            earlier = self.tables.token_seq(gid, token)
+            earlier = self.backend.token_seq(gid, token)
             if earlier is not None:
                 return earlier, None
-        current = self.tables.seq(gid)
+        current = self.backend.seq(gid)
         if expected_seq != current:
             raise Stale(expected_seq, current)
         now = self.timeline(info.id)
@@ -276,9 +276,9 @@ class Store(TimelinesMixin, TranscriptsMixin):
         """Write ``row`` at ``expected_seq``: (its seq, ``known`` cached), or (the seq a token already
         used produced, None); Stale if another row was written meanwhile."""
         text = json.dumps(compact(row))  # a going back: its row number, not the events it brings back
-        held = self._held.of(self.tables, gid, expected_seq)
-        budget.check_room(self.tables, gid, len(text), held)  # every write counts against the caps (issue 38)
-        status, seq = self.tables.append(gid, expected_seq, text, token, _now())
+        held = self._held.of(self.backend, gid, expected_seq)
+        budget.check_room(self.backend, gid, len(text), held)  # every write counts against the caps (issue 38)
+        status, seq = self.backend.append(gid, expected_seq, text, token, _now())
         if status == "written":
             self._held.wrote(gid, seq, len(text.encode()))
         if status == "token":
@@ -299,10 +299,10 @@ class Store(TimelinesMixin, TranscriptsMixin):
         check_token(token)
         self.get_game(gid)
         if token is not None:
-            earlier = self.tables.token_seq(gid, token)
+            earlier = self.backend.token_seq(gid, token)
             if earlier is not None:
                 return {"seq": earlier, "kept": None, "set_aside": None}
-        current = self.tables.seq(gid)
+        current = self.backend.seq(gid)
         if expected_seq != current:
             raise Stale(expected_seq, current)
         out = self.correction(gid, index, event, current)
@@ -332,7 +332,7 @@ class Store(TimelinesMixin, TranscriptsMixin):
             raise Unreplayable(err.message) from err
 
 
-def tables_for(target: str):
+def backend_for(target: str):
     """The tables of the store ``target`` names: PostgreSQL for a postgresql:// URL, else an SQLite file."""
     return backends.backend(target)(target)
 

@@ -31,7 +31,7 @@ class TimelinesMixin:
         moved forward by the rows written since (here or by another process or server), else
         from the latest saved state that is still the start of it, else replayed from the start."""
         info = self.get_game(gid)
-        seq = self.tables.seq(gid) if seq is None else seq
+        seq = self.backend.seq(gid) if seq is None else seq
         with self._cache_lock:
             hit = self._cache.get(gid)
         if hit is not None and hit.seq == seq:
@@ -61,8 +61,8 @@ class TimelinesMixin:
             return
         saves = [(seq, count, saved.sign(self.state_key, gid, seq, data)) for seq, count, data in saves]
         try:
-            budget.check_room(self.tables, gid, sum(len(data) for _seq, _count, data in saves))
-            self.tables.save_states(gid, saved.version(), saves, _now())
+            budget.check_room(self.backend, gid, sum(len(data) for _seq, _count, data in saves))
+            self.backend.save_states(gid, saved.version(), saves, _now())
             self._held.forget(gid)
         except Exception as err:  # noqa: BLE001
             log.warning("game %s: %d saved states were not written (%s)", gid, len(saves), err)

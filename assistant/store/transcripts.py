@@ -89,7 +89,7 @@ class TranscriptsMixin:
                 accepted.append(event)
         gid = new_game_id()
         created = _now()
-        self.tables.insert_game(
+        self.backend.insert_game(
             self._game_record(gid, players, options, deck, persons, ruleset, start),
             [
                 {"game_id": gid, "seq": i + 1, "event": json.dumps(e), "token": None, "created": created}

@@ -41,7 +41,7 @@ def db_max_bytes() -> int:
 
 def check_new_game(store) -> None:
     """Before a new game or an import: 507 past the size cap, 429 (with Retry-After) past the rate."""
-    size = store.tables.used()
+    size = store.backend.used()
     if size > db_max_bytes():
         current_app.logger.warning(
             "new game refused: the database holds %d MB, the cap is %d MB", size >> 20, db_max_bytes() >> 20
@@ -56,7 +56,7 @@ def check_new_game(store) -> None:
     count, seconds = create_limit()
     now = time.time()
     client = request.remote_addr or "unknown"
-    made = store.tables.count_action(client, "new_game", int(now // seconds))
+    made = store.backend.count_action(client, "new_game", int(now // seconds))
     if made > count:
         wait = int(seconds - now % seconds) + 1
         current_app.logger.warning("new games from %s refused: %d in this window (limit %d)", client, made, count)

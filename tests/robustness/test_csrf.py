@@ -56,7 +56,7 @@ def _form_posts(app, gid, seq):
 
 
 def _games(app) -> int:
-    return app.extensions["rss_store"].tables._db().conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    return app.extensions["rss_store"].backend._db().conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
 
 def test_every_form_post_needs_this_sessions_token(app, client):

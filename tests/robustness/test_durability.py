@@ -36,7 +36,7 @@ def test_every_connection_uses_wal_and_full_sync(store):
     seen = []
 
     def look():
-        conn = store.tables._db().conn
+        conn = store.backend._db().conn
         seen.append(
             (conn.execute("PRAGMA journal_mode").fetchone()[0], conn.execute("PRAGMA synchronous").fetchone()[0])
         )
@@ -53,7 +53,7 @@ def test_every_connection_uses_wal_and_full_sync(store):
 
 def test_one_transaction_per_accepted_event_and_none_for_a_refusal(store):
     gid = _started(store)
-    conn = store.tables._db().conn
+    conn = store.backend._db().conn
     statements: list[str] = []
     conn.set_trace_callback(statements.append)
     try:

@@ -169,7 +169,7 @@ class Env:
         return resp.get_json()
 
     def games(self) -> int:
-        return self.store.tables._db().conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        return self.store.backend._db().conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
 
     def check(self, resp, before: dict, allowed: set[int], accepted: set[int] = frozenset()):
         """The answer is allowed and clear; a refusal changed nothing, an acceptance one row."""

@@ -71,7 +71,7 @@ def test_the_first_failing_event_is_named(client, app):
     original = json.loads(FILES[0].read_text(encoding="utf-8"))
     events = table_events(original)
     broken = header(original, events[:10] + [{"type": "pass", "player": "nobody"}] + events[10:])
-    games = app.extensions["rss_store"].tables._db().conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    games = app.extensions["rss_store"].backend._db().conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     resp = client.post("/games/import", json=broken)
     assert resp.status_code == 422
     body = resp.get_json()
@@ -82,7 +82,7 @@ def test_the_first_failing_event_is_named(client, app):
         content_type="multipart/form-data",
     )
     assert resp.status_code == 422 and "event 10: " in resp.get_data(as_text=True)
-    assert app.extensions["rss_store"].tables._db().conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == games
+    assert app.extensions["rss_store"].backend._db().conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == games
 
 
 def test_checkpoints_and_refused_events_are_ignored_but_an_undo_is_not_a_transcript_event(client):

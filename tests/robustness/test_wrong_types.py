@@ -64,7 +64,7 @@ class Table:
 
     def stored(self) -> tuple:
         """Everything stored: the games and every row of every log."""
-        conn = self.store.tables._db().conn
+        conn = self.store.backend._db().conn
         return (
             conn.execute("SELECT id FROM games ORDER BY id").fetchall(),
             conn.execute("SELECT game_id, seq, event, token FROM events ORDER BY game_id, seq").fetchall(),

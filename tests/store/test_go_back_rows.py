@@ -25,7 +25,7 @@ def _game(store: Store, entries: int) -> tuple[str, list[dict]]:
 
 
 def _stored(store: Store, gid: str, seq: int) -> str:
-    return store.tables.rows(gid, seq - 1, seq)[0][1]
+    return store.backend.rows(gid, seq - 1, seq)[0][1]
 
 
 def test_a_going_back_is_stored_as_its_row_and_read_with_its_events(tmp_path):
@@ -59,7 +59,7 @@ def test_goings_back_written_before_with_their_events_are_still_read(tmp_path):
         {"type": "go_back", "to": 30, "index": 10, "events": events[10:30]},
     ]
     for seq, row in enumerate(old, 30):
-        assert store.tables.append(gid, seq, json.dumps(row), None, "2026-01-01T00:00:00+00:00")[0] == "written"
+        assert store.backend.append(gid, seq, json.dumps(row), None, "2026-01-01T00:00:00+00:00")[0] == "written"
     fresh = Store(path)
     assert [r.event for r in fresh.rows(gid, 30)] == old
     assert fresh.events(gid) == events[:30]

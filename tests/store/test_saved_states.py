@@ -125,7 +125,7 @@ def test_a_store_starting_from_saved_states_answers_as_the_replay(store_target, 
         _play(store, gid, rng)
         _check(store_target, gid, rng)
     assert CHANGED[0] > changed, "no correction changed the game: the test did not test them"
-    saved = store.tables.saved_state(gid, saved_states.version(), 10**9, 10**9)
+    saved = store.backend.saved_state(gid, saved_states.version(), 10**9, 10**9)
     assert saved is not None, "no state was saved: the test did not test them"
     store.close()
 
@@ -159,7 +159,7 @@ def test_a_damaged_or_foreign_saved_state_is_replayed_instead(tmp_path):
     path = str(tmp_path / "long.sqlite3")
     store = Store(path, save_every=EVERY)
     gid = store.import_transcript(_long_game(60))
-    conn = store.tables._db().conn
+    conn = store.backend._db().conn
     assert conn.execute("SELECT count(*) FROM saved_states").fetchone()[0] > 0
     conn.execute("UPDATE saved_states SET data = ?", [b"not a saved state"])
     fresh = Store(path, save_every=EVERY)
@@ -254,8 +254,8 @@ def test_a_planted_state_whose_loading_would_create_a_file_is_never_loaded(store
     gid = store.import_transcript(_long_game(40))
     seq, walk = store.seq(gid), Walk.of(store.rows(gid))
     data = pickle.dumps({"game": gadget(marker), "walk": walk.trimmed(saved_states.KEEP)})
-    store.tables.save_states(gid, saved_states.version(), [(seq, walk.count, data)], "")
-    assert store.tables.saved_state(gid, saved_states.version(), 10**9, 10**9) == (seq, data)
+    store.backend.save_states(gid, saved_states.version(), [(seq, walk.count, data)], "")
+    assert store.backend.saved_state(gid, saved_states.version(), 10**9, 10**9) == (seq, data)
     reference = _replayed(store, gid)[0].snapshot()
     capsys.readouterr()
     assert checkdb.main(["--db", store_target]) == 0
@@ -267,7 +267,7 @@ def test_a_planted_state_whose_loading_would_create_a_file_is_never_loaded(store
     finally:
         fresh.close()
     assert not marker.exists()
-    store.tables.save_states(gid, saved_states.version(), [(seq, walk.count, data)], "")  # planted again
+    store.backend.save_states(gid, saved_states.version(), [(seq, walk.count, data)], "")  # planted again
     target = Store(str(tmp_path / "copy.sqlite3"))
     try:
         out = io.StringIO()

@@ -96,7 +96,7 @@ def _postgres_columns(url: str) -> dict:
 def test_a_new_database_has_every_steps_tables_and_columns(store_target):
     store = Store(store_target)
     try:
-        applied = store.tables.applied()
+        applied = store.backend.applied()
     finally:
         store.close()
     if store_target.startswith("postgresql://"):

@@ -28,11 +28,13 @@ def secret(monkeypatch):
 
 
 def _latest(store: Store, gid: str) -> tuple[int, bytes]:
-    return store.tables.saved_state(gid, saved.version(), 10**9, 10**9)
+    return store.backend.saved_state(gid, saved.version(), 10**9, 10**9)
 
 
 def _plant(store: Store, gid: str, seq: int, data: bytes) -> None:
-    store.tables.save_states(gid, saved.version(), [(seq, saved.loads(seq, saved.unsigned(data)).walk.count, data)], "")
+    store.backend.save_states(
+        gid, saved.version(), [(seq, saved.loads(seq, saved.unsigned(data)).walk.count, data)], ""
+    )
 
 
 def _edited(data: bytes, seq: int, cash: int, sign_with: bytes | None = None, gid: str = "") -> bytes:
@@ -84,7 +86,7 @@ def test_a_state_from_another_game_or_another_secret_is_never_used(tmp_path):
     gid = store.import_transcript(_long_game(100))
     other = store.import_transcript(_long_game(140))  # at row 100 its players have the same cash...
     seq, theirs = _latest(store, other)
-    seq, theirs = store.tables.saved_state(other, saved.version(), 100, 10**9)
+    seq, theirs = store.backend.saved_state(other, saved.version(), 100, 10**9)
     assert seq == 100
     rich = _edited(theirs, seq, CASH + 70, sign_with=KEY, gid=other)  # ...so: a richer Amy, rightly signed there
     assert saved.opened(KEY, other, seq, rich)
@@ -125,7 +127,7 @@ def test_copy_db_warns_and_signs_the_copy_with_its_key(tmp_path, secret, capsys)
     said = capsys.readouterr().out
     assert f"warning: game {gid}: the state saved at row 420 is not used (its signature does not hold" in said
     target = Store(copy, save_every=EVERY, key=KEY)
-    states = target.tables.saved_states_of(saved.version())
+    states = target.backend.saved_states_of(saved.version())
     assert states, "the copy replays its games, and saves their states"
     for tgid, tseq, tdata in states:
         saved.opened(KEY, tgid, tseq, tdata)  # signed with the target servers' key

@@ -115,7 +115,7 @@ def test_a_second_store_on_the_same_database_sees_every_change_and_its_cache_sta
 
 
 def test_counts_of_new_games_are_per_client_and_window_and_the_size_is_known(store):
-    tables = store.tables
+    tables = store.backend
     assert [tables.count_action("10.0.0.5", "new_game", 100) for _ in range(3)] == [1, 2, 3]
     assert tables.count_action("10.0.0.6", "new_game", 100) == 1
     assert tables.count_action("10.0.0.5", "new_game", 101) == 1  # the next window counts afresh
@@ -129,11 +129,11 @@ def test_same_seq_writes_race_at_the_tables_and_exactly_one_wins_each_round(pg_u
     each try to write the same row, round after round; exactly one is written each time, the others
     are told the game moved on (without the key, two transactions that both read the same highest
     seq would both insert the next)."""
-    from assistant.store.postgres import PostgresTables
+    from assistant.store.postgres import PostgresBackend
 
     store = Store(pg_url)
     gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
-    writers = [PostgresTables(pg_url) for _ in range(10)]
+    writers = [PostgresBackend(pg_url) for _ in range(10)]
     rounds = 40
     try:
         for seq in range(rounds):

@@ -115,7 +115,7 @@ def test_an_old_correction_row_with_a_kept_count_replays_as_before(store_target,
     store = Store(store_target)
     gid = store.import_transcript(transcript.build(PLAYERS, [], None, events, "old row"))
     row = {"type": "amend", "index": index, "event": event, "kept": first_aside, "set_aside": later[first_aside:]}
-    assert store.tables.append(gid, len(events), json.dumps(row), None, "2026-01-01T00:00:00+00:00")[0] == "written"
+    assert store.backend.append(gid, len(events), json.dumps(row), None, "2026-01-01T00:00:00+00:00")[0] == "written"
     store.close()
     fresh = Store(store_target)
     try:

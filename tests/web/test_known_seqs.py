@@ -56,7 +56,7 @@ def test_a_poll_is_answered_from_what_the_waker_heard_without_a_database_call(wo
     assert _until(lambda: streams.known.seqs.get(gid) == 0)
 
     statements: list[str] = []
-    conn = store.tables._db().conn  # this thread's connection: the one a poll from here would use
+    conn = store.backend._db().conn  # this thread's connection: the one a poll from here would use
     conn.set_trace_callback(statements.append)
     status, headers, _ = poll._quick(gid, "seq=0")
     assert (status, headers[-1]) == (204, ("X-RSS-Seq", "0"))
@@ -146,7 +146,7 @@ def test_a_change_is_answered_by_the_view_once_then_to_the_tables_other_phones_f
         assert f'data-seq="1" hx-get="/games/{gid}/version?seq=1"' in first.get_data(as_text=True)
 
         statements: list[str] = []
-        store.tables._db().conn.set_trace_callback(statements.append)  # the connection a poll here uses
+        store.backend._db().conn.set_trace_callback(statements.append)  # the connection a poll here uses
         status, headers, body = poll.answer(path, "seq=0", "localhost")  # Brian's phone, still at 0
         assert (status, body) == (200, first.get_data())
         assert dict(headers)["HX-Trigger"] == "rss-changed" and dict(headers)["X-RSS-Seq"] == "1"
@@ -155,7 +155,7 @@ def test_a_change_is_answered_by_the_view_once_then_to_the_tables_other_phones_f
         assert statements == []
 
         # the next change: the answer kept for seq 1 is never given for it
-        store.tables._db().conn.set_trace_callback(None)
+        store.backend._db().conn.set_trace_callback(None)
         change(1)
         assert poll.answer(path, "seq=0", "localhost") is None
         assert poll.answer(path, "seq=1", "localhost") is None

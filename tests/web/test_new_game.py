@@ -50,7 +50,7 @@ def test_shuffle_keeps_the_names_and_creates_nothing(client, table, store):
     assert resp.status_code == 200
     shown = re.findall(r'name="name" value="([^"]*)"', resp.text)
     assert sorted(n for n in shown if n) == sorted(names)
-    assert not list(store.tables._db().query("SELECT id FROM games"))
+    assert not list(store.backend._db().query("SELECT id FROM games"))
 
 
 def test_two_handed_variant_takes_two_persons_and_makes_four_seats(client, table, store):
@@ -73,7 +73,7 @@ def test_two_handed_variant_refuses_other_than_two_persons(client, table, store)
         bad = client.post("/games/new", data={"csrf_token": table.csrf(), "name": names, "option": "two_handed"})
         assert bad.status_code == 422
         assert "2 persons" in bad.text or "at least 2" in bad.text
-    assert not list(store.tables._db().query("SELECT id FROM games"))
+    assert not list(store.backend._db().query("SELECT id FROM games"))
 
 
 def test_new_game_form_explains_the_two_handed_seats(client):

@@ -29,7 +29,7 @@ def test_a_new_app_on_the_same_file_finds_the_games_unchanged(tmp_path):
 
 
 def test_database_uses_wal(tmp_path, app):
-    conn = app.extensions["rss_store"].tables._db().conn
+    conn = app.extensions["rss_store"].backend._db().conn
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
@@ -55,7 +55,7 @@ def test_rss_db_environment_variable(tmp_path, monkeypatch):
 
 def test_a_stored_log_the_engine_refuses_is_a_clear_409_not_a_500(app, table, store):
     gid = table.started_game()
-    with store.tables._db().conn as conn:  # a row the rules refuse, as after a change of the rules engine
+    with store.backend._db().conn as conn:  # a row the rules refuse, as after a change of the rules engine
         conn.execute(
             "INSERT INTO events (game_id, seq, event, token, created) VALUES (?, 4, ?, NULL, 'x')",
             [gid, '{"type": "pass", "player": "Crystal"}'],
@@ -66,7 +66,7 @@ def test_a_stored_log_the_engine_refuses_is_a_clear_409_not_a_500(app, table, st
     # the log can still be taken away whole: the export holds every stored event, the refused one last
     stored = [
         json.loads(r["event"])
-        for r in store.tables._db().query("SELECT event FROM events WHERE game_id = ? ORDER BY seq", [gid])
+        for r in store.backend._db().query("SELECT event FROM events WHERE game_id = ? ORDER BY seq", [gid])
     ]
     resp = table.client.get(f"/games/{gid}/export")
     assert resp.status_code == 200 and resp.mimetype == "application/json"

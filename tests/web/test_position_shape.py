@@ -93,7 +93,7 @@ MALFORMED = {  # the probe's shapes (issue 26), each a 500 before: (where, value
 def test_the_valid_position_imports(client, store):
     resp = client.post("/games/import", json=transcript(VALID))
     assert resp.status_code == 303, resp.get_json()
-    assert len(store.tables.game_ids()) == 1
+    assert len(store.backend.game_ids()) == 1
 
 
 @pytest.mark.parametrize("case", MALFORMED)
@@ -102,7 +102,7 @@ def test_each_malformed_shape_is_refused_with_the_field_named_at_the_json_door(c
     resp = client.post("/games/import", json=transcript(changed(path, value)))
     assert resp.status_code == 422
     assert named in resp.get_json()["error"]
-    assert not store.tables.game_ids()
+    assert not store.backend.game_ids()
 
 
 def test_a_malformed_shape_is_refused_through_the_file_import_too(client, store):
@@ -114,7 +114,7 @@ def test_a_malformed_shape_is_refused_through_the_file_import_too(client, store)
         content_type="multipart/form-data",
     )
     assert resp.status_code == 422 and "position.after must be an object" in resp.text
-    assert not store.tables.game_ids()
+    assert not store.backend.game_ids()
 
 
 # -- figures a person types: the resume form and the score check ------------------------------------
@@ -137,7 +137,7 @@ def post_resume(client, fields):
 
 def test_the_resume_form_takes_the_table_as_it_lies(client, store):
     assert post_resume(client, resume_fields()).status_code == 303
-    assert len(store.tables.game_ids()) == 1
+    assert len(store.backend.game_ids()) == 1
 
 
 @pytest.mark.parametrize(
@@ -161,7 +161,7 @@ def test_the_resume_form_takes_the_table_as_it_lies(client, store):
 def test_the_resume_form_refuses_a_figure_no_game_can_have(client, store, field, typed, status, said):
     resp = post_resume(client, resume_fields(**{field: typed}))
     assert resp.status_code == status and said in resp.text
-    assert not store.tables.game_ids()
+    assert not store.backend.game_ids()
 
 
 def score_query(**figures) -> list[tuple[str, str]]:
@@ -247,10 +247,10 @@ def positions(draw):
 )
 @given(pos=positions())
 def test_no_generated_position_gets_a_5xx_and_a_refused_one_stores_nothing(client, store, pos):
-    before = store.tables.game_ids()
+    before = store.backend.game_ids()
     resp = client.post("/games/import", json=transcript(pos))
     assert resp.status_code in (303, 422), (resp.status_code, resp.get_data(as_text=True)[:300])
-    after = store.tables.game_ids()
+    after = store.backend.game_ids()
     assert len(after) == len(before) + (resp.status_code == 303)
 
 

@@ -40,7 +40,7 @@ def test_an_import_past_its_deadline_stores_nothing(tmp_path):
     store = Store(str(tmp_path / "games.sqlite3"))
     with deadline.within(-1), pytest.raises(deadline.TooLong):
         store.import_transcript(played_game())
-    assert not store.tables.game_ids()
+    assert not store.backend.game_ids()
     assert store.import_transcript(played_game())  # without a deadline it goes in
 
 
@@ -55,7 +55,7 @@ def test_a_served_request_past_the_deadline_is_a_503_with_retry_after(tmp_path, 
     resp = client.post("/games/import", json=played_game())
     assert resp.status_code == 503 and resp.headers["Retry-After"] == "5"
     assert "took longer than" in resp.get_data(as_text=True)
-    assert not app.extensions["rss_store"].tables.game_ids()
+    assert not app.extensions["rss_store"].backend.game_ids()
     monkeypatch.setenv("RSS_REQUEST_SECONDS", "30")
     assert client.post("/games/import", json=played_game()).status_code == 303
 

@@ -121,7 +121,7 @@ def test_the_json_door_lists_every_problem_of_a_position_that_cannot_be(client, 
         body = resp.get_json()
         assert [p["field"] for p in body["problems"]] == [f"corporations.{name}.share_price", "end_card_flipped"]
         assert f"{name} is at {top}, the top of the share price row" in body["error"]
-    assert not store.tables.game_ids()
+    assert not store.backend.game_ids()
 
 
 def _v22(pos: dict) -> dict:

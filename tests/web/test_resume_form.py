@@ -80,7 +80,7 @@ def test_a_position_that_cannot_be_is_refused_and_the_figures_stay(client, store
     resp = client.post("/resume/table", data=MultiDict([*fields, ("csrf_token", _csrf(client))]))
     assert resp.status_code == 422 and f"The {abbr} is in two places" in resp.text and name in resp.text
     assert f'name="co-0" value="{abbr}" checked' in resp.text
-    assert not store.tables.game_ids()
+    assert not store.backend.game_ids()
 
 
 def test_every_problem_of_a_refused_position_is_shown_next_to_its_field(client, store):
@@ -115,7 +115,7 @@ def test_every_problem_of_a_refused_position_is_shown_next_to_its_field(client, 
         else:
             assert page.index(f'name="{field}"') < span.start()
             assert re.search(rf'name="{re.escape(field)}"[^>]*aria-describedby="{problem_id} "', page), field
-    assert not store.tables.game_ids()
+    assert not store.backend.game_ids()
 
 
 def test_every_problem_of_one_field_is_shown_beside_it(client, store):
@@ -142,7 +142,7 @@ def test_every_problem_of_one_field_is_shown_beside_it(client, store):
         ),
     ]
     assert "This position cannot be, for 2 reasons, each shown at its field" in resp.text
-    assert not store.tables.game_ids()
+    assert not store.backend.game_ids()
 
 
 def test_share_fields_are_shown_only_for_corporations_in_play(client):
@@ -189,4 +189,4 @@ def test_a_figure_that_cannot_be_read_and_a_corporations_problems_come_with_ever
         )
         assert span and words in span.group(1), (field, span and span.group(1))
     assert 'name="cash-1" value="12x"' in page  # the figures stay as entered
-    assert not store.tables.game_ids()
+    assert not store.backend.game_ids()

@@ -80,7 +80,7 @@ def test_form_checks_player_counts_per_ruleset(client, table, store):
     # the choice survives the refusal
     assert re.search(r'name="ruleset" value="rolling-stock-v2.2" checked', resp.text)
     assert _create(client, table, "rolling-stock-stars", ["Amy", "Brian"]).status_code == 303
-    assert len(list(store.tables._db().query("SELECT id FROM games"))) == 1
+    assert len(list(store.backend._db().query("SELECT id FROM games"))) == 1
 
 
 def test_form_refuses_a_variant_the_ruleset_does_not_have(client, table, store):
@@ -89,7 +89,7 @@ def test_form_refuses_a_variant_the_ruleset_does_not_have(client, table, store):
     assert "Rolling Stock v2.2 has no variant" in resp.text and "Two-handed" in resp.text
     resp = _create(client, table, "no-such-game")
     assert resp.status_code == 422 and "Choose one of the games offered" in resp.text
-    assert not list(store.tables._db().query("SELECT id FROM games"))
+    assert not list(store.backend._db().query("SELECT id FROM games"))
 
 
 # ------------------------------------------------------------------ the store
@@ -159,7 +159,7 @@ def test_import_refuses_an_unknown_game_and_variants_of_another_ruleset(client, 
         assert resp.status_code == 422 and "unknown game" in resp.get_json()["error"]
     resp = client.post("/games/import", json=dict(data, game="rolling-stock-v2.2", options=["two_handed"]))
     assert resp.status_code == 422 and "two_handed" in resp.get_json()["error"]
-    assert not list(store.tables._db().query("SELECT id FROM games"))
+    assert not list(store.backend._db().query("SELECT id FROM games"))
 
 
 # ------------------------------------------------------------------ the rules page

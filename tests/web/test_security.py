@@ -26,7 +26,7 @@ def test_form_posts_without_or_with_a_wrong_csrf_token_are_refused(client, table
             assert resp.status_code == 400, url
             assert "CSRF" in resp.text
     assert store.seq(gid) == 3
-    assert len(list(store.tables._db().query("SELECT id FROM games"))) == 1
+    assert len(list(store.backend._db().query("SELECT id FROM games"))) == 1
 
 
 def test_csrf_token_is_per_session(app, table, store):

@@ -237,7 +237,7 @@ def test_every_stream_gets_a_heartbeat_when_nothing_else_is_sent(store):
 def test_a_database_error_under_a_new_stream_is_a_503_logged_once_a_minute(store, caplog):
     gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
     store.state(gid)  # the game known to the store, as a served game is
-    with sqlite3.connect(store.tables.path) as db:
+    with sqlite3.connect(store.backend.path) as db:
         db.execute("DROP TABLE events")
 
     async def table(streams):

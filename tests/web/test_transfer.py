@@ -78,7 +78,7 @@ def test_import_refuses_with_the_first_failing_event(client, table, store):
     assert resp.status_code == 422
     body = resp.get_json()
     assert body["index"] == 4 and "event 4" in body["error"]
-    assert len(list(store.tables._db().query("SELECT id FROM games"))) == 1
+    assert len(list(store.backend._db().query("SELECT id FROM games"))) == 1
 
 
 def test_import_refuses_bad_headers(client, table):
