@@ -27,7 +27,7 @@ class ResumeForm:
     @classmethod
     def read(cls, args) -> ResumeForm:
         ruleset, players = game_and_players(args)
-        game_type = args.get("game_type") or ""
+        game_type = args.get("game_type")  # none: the game without a game type
         options = [o for t in ruleset.game_types if t.key == game_type for o in t.options]
         return cls(ruleset, players, options, {k: args.getlist(k) for k in args})
 
@@ -52,7 +52,9 @@ class ResumeForm:
         return tuple(game.colors)
 
     def full_deck(self) -> dict[str, int]:
-        return dict(self.ruleset.create(self.players, self.options).deck_left)
+        # each colour's count of cards depends on the players only: the options (a game type) choose the colours
+        game = self.ruleset.create(self.players, self.options)  # pragma: no mutate: counts depend on the players only
+        return dict(game.deck_left)
 
     def prices_row(self) -> list[int]:
         return [p for p in self.ruleset.cards.prices if p]
@@ -80,8 +82,7 @@ class ResumeForm:
             for corp in self.ruleset.corporations:
                 if rest.startswith(corp + "."):
                     what = rest[len(corp) + 1 :]
-                    return {
-                        "share_price": "price-",
+                    return {  # its share price, and what has no field of its own: at the share price
                         "cash": "treasury-",
                         "issued": "bank-",
                         "bank_shares": "bank-",
@@ -142,7 +143,8 @@ class ResumeForm:
         for corp in self.ruleset.corporations:
             price = self.value(f"price-{corp}")
             if not price:
-                if any(p["shares"].pop(corp, 0) for p in players.values()):
+                # every holder's shares set aside (not only the first's): the engine would name them again
+                if [p["shares"].pop(corp) for p in players.values() if corp in p["shares"]]:
                     problems.append((f"{FORM}price-{corp}", f"Players hold {corp} shares: choose its share price."))
                 continue
             try:
@@ -220,7 +222,7 @@ class ResumeForm:
             self.options,
             None,
             [],
-            "resumed from the table as it lay",
+            "resumed from the table as it lay",  # pragma: no mutate: the import keeps no description
             game=self.ruleset.key,
             position=self.position(),
         )

@@ -190,3 +190,191 @@ def test_a_figure_that_cannot_be_read_and_a_corporations_problems_come_with_ever
         assert span and words in span.group(1), (field, span and span.group(1))
     assert 'name="cash-1" value="12x"' in page  # the figures stay as entered
     assert not store.backend.game_ids()
+
+
+def test_each_path_of_a_positions_problem_is_shown_at_its_form_field():
+    """The engine names a problem by its path in the position (FORMAT-position.md: "players.Amy.cash",
+    "corporations.Doppler AG.issued", ...); the form shows it beside the field a table types that
+    figure in (the field names of templates/resume/table.html).  The issued shares are worked out from
+    the bank's, so a problem of either is shown at the bank's field; a path of no field of its own
+    goes to the nearest one (a player's row to their money, a corporation to its share price, the
+    deck to its first colour, red: Stars deals red first), one of no player or corporation of the
+    game to the form as a whole."""
+    from assistant.web.resume import ResumeForm
+
+    form = ResumeForm.read(MultiDict([("game", "rolling-stock-stars"), ("name", "Amy"), ("name", "Brian")]))
+    doppler = "corporations.Doppler AG"
+    expected = {
+        "form:cash-1": "cash-1",
+        "players.Amy": "cash-0",
+        "players.Amy.cash": "cash-0",
+        "players.Amy.companies": "co-0",
+        "players.Brian.cash": "cash-1",
+        "players.Brian.companies": "co-1",
+        "players.Brian.shares.Doppler AG": "sh-1-Doppler AG",
+        "players.Amyx.cash": None,
+        "players.Crystal.cash": None,
+        "players": None,
+        f"{doppler}.share_price": "price-Doppler AG",
+        f"{doppler}.cash": "treasury-Doppler AG",
+        f"{doppler}.issued": "bank-Doppler AG",
+        f"{doppler}.bank_shares": "bank-Doppler AG",
+        f"{doppler}.president": "pres-Doppler AG",
+        f"{doppler}.companies": "co-corp-Doppler AG",
+        f"{doppler}.unissued": "price-Doppler AG",
+        "corporations.Bear.cash": None,
+        "foreign_investor.companies": "co-fi",
+        "foreign_investor.cash": "fi-cash",
+        "foreign_investor": "fi-cash",
+        "offering.unavailable": "co-unavailable",
+        "offering.available": "co-offer",
+        "offering": "co-offer",
+        "deck.green": "deck-green",
+        "deck.blue": "deck-blue",
+        "deck": "deck-red",
+        "deck.purple": "deck-red",  # not a colour of Stars
+        "turn": "turn",
+        "out_of_game": "co-out",
+        "end_card_flipped": "end_flipped",
+        "player_order": None,
+        "": None,
+    }
+    assert {path: form.field_of(path) for path in expected} == expected
+    by_field, general = form.problems_by_field(
+        [("players.Brian.cash", "one"), ("", "two"), ("players.Brian.cash", "three"), ("player_order", "four")]
+    )
+    assert by_field == {"cash-1": ["one", "three"]} and general == ["two", "four"]
+
+
+def _position_refused(form):
+    from assistant.web.scorecheck import FormError
+
+    try:
+        form.position()
+    except FormError as err:
+        return err
+    raise AssertionError("the position was not refused")
+
+
+def _form(*fields):
+    from assistant.web.resume import ResumeForm
+
+    return ResumeForm.read(MultiDict([("game", "rolling-stock-stars"), ("name", "Amy"), ("name", "Brian"), *fields]))
+
+
+def test_shares_of_a_corporation_without_a_share_price_are_one_problem_at_its_price():
+    """Both players hold Stars, Inc. shares but no share price is chosen: one problem, at its price
+    field (not also one at each later holder's shares), 422 (a figure out of what can be, not one
+    that cannot be read)."""
+    err = _position_refused(
+        _form(
+            ("cash-0", "5"),
+            ("cash-1", "5"),
+            ("sh-0-Stars, Inc.", "1"),
+            ("sh-1-Stars, Inc.", "2"),
+            ("co-offer", "BME"),
+            ("co-offer", "BSE"),
+        )
+    )
+    message = "Players hold Stars, Inc. shares: choose its share price."
+    assert (err.problems, err.status, str(err)) == ([("form:price-Stars, Inc.", message)], 422, message)
+
+
+def test_every_figure_that_cannot_be_read_is_named_by_whose_it_is_all_at_once():
+    """Two players (Stars: three cards of each colour, the deck given as empty but for its red
+    cards); eight figures that are not numbers, each named with whose figure it is, in the form's
+    order (players, corporations, deck, turn, foreign investor), 400.  Stars, Inc.'s share price
+    cannot be read: Doppler AG, after it, is still read (Brian's 2 shares are in play).  Each figure
+    that cannot be read counts as empty for the engine: the red cards as 0, so the offering's one
+    company is no problem (the deck is empty)."""
+    err = _position_refused(
+        _form(
+            ("turn", "t"),
+            ("cash-0", "a"),
+            ("cash-1", "7"),
+            ("sh-0-Doppler AG", "s"),
+            ("sh-1-Doppler AG", "2"),
+            ("price-Stars, Inc.", "p"),
+            ("price-Doppler AG", "16"),
+            ("treasury-Doppler AG", "m"),
+            ("bank-Doppler AG", "b"),
+            ("co-corp-Doppler AG", "BSE"),
+            ("co-offer", "BME"),
+            ("fi-cash", "f"),
+            ("deck-red", "r"),
+            *[(f"deck-{color}", "0") for color in ("orange", "yellow", "green", "blue")],
+        )
+    )
+    expected = [
+        ("form:sh-0-Doppler AG", "Amy's Doppler AG shares: a whole number, not 's'."),
+        ("form:cash-0", "Amy's money: a whole number, not 'a'."),
+        ("form:price-Stars, Inc.", "Stars, Inc.'s share price: a whole number, not 'p'."),
+        ("form:bank-Doppler AG", "Doppler AG's shares in the bank: a whole number, not 'b'."),
+        ("form:treasury-Doppler AG", "Doppler AG's treasury: a whole number, not 'm'."),
+        ("form:deck-red", "The red cards left: a whole number, not 'r'."),
+        ("form:turn", "The turn that just ended: a whole number, not 't'."),
+        ("form:fi-cash", "The foreign investor's money: a whole number, not 'f'."),
+    ]
+    assert err.problems == expected and err.status == 400
+    assert str(err) == " ".join(m for _, m in expected)
+
+
+def test_a_refusal_of_the_whole_position_is_a_problem_of_the_form_as_a_whole():
+    """A position not of the format's shape is refused as a whole, with no field: here Amy's
+    companies, the BME sent 101 times (a list holds at most 100 names; the value shown is cut
+    after 37 characters); that comes after the figures that cannot be read."""
+    form = _form(("cash-0", "x"), *[("co-0", "BME")] * 101)
+    err = _position_refused(form)
+    whole = (
+        "position.state.players['Amy'].companies must be a list of at most 100 names, "
+        "not ['BME', 'BME', 'BME', 'BME', 'BME', '...."
+    )
+    assert err.problems == [("form:cash-0", "Amy's money: a whole number, not 'x'."), ("", whole)]
+    assert form.problems_by_field(err.problems) == ({"cash-0": ["Amy's money: a whole number, not 'x'."]}, [whole])
+
+
+def test_the_engine_checks_the_rest_of_a_refused_form_in_the_game_type_chosen():
+    """A classic training game (red to green companies, Players Guide 1.3): with one figure that
+    cannot be read, the rest is checked as a training game, whose deck has no blue or purple cards
+    (those of a full game would all still be in the deck under the red ones): one problem only."""
+    from assistant.web.resume import ResumeForm
+
+    fields = [("game", "rolling-stock"), ("game_type", "training")]
+    fields += [("name", n) for n in ("Amy", "Brian", "Crystal")] + [("cash-0", "x")]
+    fields += [("co-offer", a) for a in ("BME", "BSE", "KME")]
+    err = _position_refused(ResumeForm.read(MultiDict(fields)))
+    assert err.problems == [("form:cash-0", "Amy's money: a whole number, not 'x'.")]
+
+
+def test_the_position_a_form_gives_with_what_is_worked_out():
+    """The hand-laid Stars position (three players: four cards of each colour) with Brian holding a
+    Doppler AG share too and no president chosen: Amy and Brian hold one each, so the president is
+    the first of them in the player order (Crystal, Amy, Brian): Amy; the issued shares are the
+    players' 2 and the bank's 1.  The deck left empty is worked out: red and orange all on the table
+    or out, and the SZD, a green card, drawn (unavailable) leaves 3 green.  The position is after the
+    last phase of the turn: Stars has nine."""
+    from tests.rules.test_position_refusals import stars_position
+
+    pos = stars_position()
+    pos["state"]["players"]["Brian"]["shares"]["Doppler AG"] = 1
+    pos["state"]["corporations"]["Doppler AG"]["president"] = None
+    pos["state"]["offering"]["unavailable"] = ["SZD"]
+    found = _form_of_position(pos).position()
+    assert found["after"] == {"turn": 4, "phase": 9}
+    assert found["state"]["player_order"] == ["Crystal", "Amy", "Brian"]
+    doppler = found["state"]["corporations"]["Doppler AG"]
+    assert (doppler["president"], doppler["issued"], doppler["bank_shares"]) == ("Amy", 3, 1)
+    assert found["deck"] == {"red": 0, "orange": 0, "yellow": 4, "green": 3, "blue": 4}
+    assert found["state"]["deck_size"] == 11 and found["out_of_game"] == ["KME"]
+    # Brian alone holding the most: Brian, though last in the order; the turn left empty: turn 1
+    pos["state"]["players"]["Brian"]["shares"]["Doppler AG"] = 2
+    found = _form_of_position(pos, turn="").position()
+    assert found["state"]["corporations"]["Doppler AG"]["president"] == "Brian"
+    assert found["after"] == {"turn": 1, "phase": 9}
+
+
+def _form_of_position(pos, **typed):
+    from assistant.web.resume import ResumeForm
+
+    fields = [(k, typed.get(k, v)) for k, v in form_of("rolling-stock-stars", pos)]
+    return ResumeForm.read(MultiDict(fields))
