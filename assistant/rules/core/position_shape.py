@@ -36,8 +36,8 @@ def _fail(where: str, what: str, value) -> None:
     raise ShapeError(f"{where} must be {what}, not {shown}.")
 
 
-def _dict(value, where: str, required: bool = True) -> dict:
-    if value is None and not required:
+def _dict(value, where: str, optional: bool = False) -> dict:
+    if value is None and optional:
         return {}
     if not isinstance(value, dict):
         _fail(where, "an object (a JSON {...})", value)
@@ -65,8 +65,8 @@ def _texts(value, where: str) -> None:
         _text(item, f"{where}[{i}]")
 
 
-def _number(value, where: str, low: int, high: int, required: bool = True) -> None:
-    if value is None and not required:
+def _number(value, where: str, low: int, high: int, optional: bool = False) -> None:
+    if value is None and optional:
         return
     if type(value) is not int:  # true and false are no numbers
         _fail(where, f"a whole number from {low} to {high:,}", value)
@@ -85,7 +85,7 @@ def _player_rows(players, where: str) -> None:
         row = _dict(row, at)
         _number(row.get("cash"), f"{at}.cash", 0, MONEY_MAX)
         _texts(row.get("companies"), f"{at}.companies")
-        for corp, n in _dict(row.get("shares"), f"{at}.shares", required=False).items():
+        for corp, n in _dict(row.get("shares"), f"{at}.shares", optional=True).items():
             _number(n, f"{at}.shares[{corp!r}]", 0, COUNT_MAX)
 
 
@@ -100,8 +100,8 @@ def _corporations(corps, where: str, final: bool) -> None:
         _texts(c.get("companies"), f"{at}.companies")
         _text(c.get("president"), f"{at}.president", nullable=True)
         _number(c.get("issued"), f"{at}.issued", 0, COUNT_MAX)
-        _number(c.get("bank_shares"), f"{at}.bank_shares", 0, COUNT_MAX, required=False)
-        _number(c.get("unissued"), f"{at}.unissued", 0, COUNT_MAX, required=False)
+        _number(c.get("bank_shares"), f"{at}.bank_shares", 0, COUNT_MAX, optional=True)
+        _number(c.get("unissued"), f"{at}.unissued", 0, COUNT_MAX, optional=True)
         _flag(c.get("receivership"), f"{at}.receivership")
 
 
@@ -116,13 +116,13 @@ def check_state(state, where: str = "state", final: bool = False) -> dict:
     if "corporations" not in state:
         raise ShapeError(f"{where}.corporations must give the corporations in play ({{}} when there are none).")
     _corporations(state["corporations"], f"{where}.corporations", final=False)
-    fi = _dict(state.get("foreign_investor"), f"{where}.foreign_investor", required=False)
-    _number(fi.get("cash"), f"{where}.foreign_investor.cash", 0, MONEY_MAX, required=False)
+    fi = _dict(state.get("foreign_investor"), f"{where}.foreign_investor", optional=True)
+    _number(fi.get("cash"), f"{where}.foreign_investor.cash", 0, MONEY_MAX, optional=True)
     _texts(fi.get("companies"), f"{where}.foreign_investor.companies")
-    offering = _dict(state.get("offering"), f"{where}.offering", required=False)
+    offering = _dict(state.get("offering"), f"{where}.offering", optional=True)
     _texts(offering.get("available"), f"{where}.offering.available")
     _texts(offering.get("unavailable"), f"{where}.offering.unavailable")
-    _number(state.get("deck_size"), f"{where}.deck_size", 0, COUNT_MAX, required=False)
+    _number(state.get("deck_size"), f"{where}.deck_size", 0, COUNT_MAX, optional=True)
     _flag(state.get("end_card_flipped"), f"{where}.end_card_flipped")
     _flag(state.get("game_over"), f"{where}.game_over")
     return state
@@ -133,7 +133,7 @@ def check_position(position, where: str = "position") -> dict:
     position = _dict(position, where)
     after = _dict(position.get("after"), f"{where}.after")
     _number(after.get("turn"), f"{where}.after.turn", 1, TURN_MAX)
-    _number(after.get("phase"), f"{where}.after.phase", 1, COUNT_MAX, required=False)
+    _number(after.get("phase"), f"{where}.after.phase", 1, COUNT_MAX, optional=True)
     check_state(position.get("state"), f"{where}.state")
     for color, n in _dict(position.get("deck"), f"{where}.deck").items():
         _number(n, f"{where}.deck[{color!r}]", 0, COUNT_MAX)
