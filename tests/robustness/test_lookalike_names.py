@@ -171,3 +171,39 @@ def test_the_import_form_and_json_door_refuse_look_alikes(client, app):
     resp = client.post("/games/import", json=bad)
     assert resp.status_code == 422 and "invisible character" in resp.get_json()["error"]
     assert count_games(app.config["DATABASE"]) == 0
+
+
+def test_each_name_rule_says_which_one_a_name_breaks():
+    """The rules of assistant/store/names.py in order, each with its own words, for players and
+    persons alike; the edges of each range (60 characters; the surrogates U+D800 to U+DFFF; the
+    variation selectors, let through inside the default-ignorable block U+E0000 to U+E0FFF)."""
+    assert check_names("Amy") == "the player names must be a list"
+    assert check_names(("Amy", "Brian")) is None
+    assert check_names(["Amy", 3]) == check_names(["Amy", " \t"]) == "every player needs a name"
+    assert check_names(["A" * 60, "Brian"]) is None
+    assert check_names(["A" * 61, "Brian"]) == "a player name can have at most 60 characters"
+    assert (
+        check_names(["Am\ud800y", "Brian"])
+        == check_names(["Am\udfffy", "B"])
+        == "a player name is not valid Unicode text"
+    )
+    assert check_names(["Am\ud7ffy", "Brian"]) is None  # just below the surrogates
+    assert check_names(["Amy", "Br\x7fian"], "person") == "a person name contains a control character"
+    assert check_names(["Amy", "Br\u2029ian"], "person") == "a person name contains a line break"
+    # an invisible character is named by its code point (and its Unicode name when it has one)
+    assert check_names(["A\u200bmy", "Brian"]) == (
+        "a player name contains an invisible character (U+200B ZERO WIDTH SPACE); type the name again"
+    )
+    assert check_names(["A\U000e0001my", "Brian"]) == (
+        "a player name contains an invisible character (U+E0001 LANGUAGE TAG); type the name again"
+    )
+    assert check_names(["A\u2065my", "Brian"]) == (  # unassigned, default-ignorable: no name
+        "a player name contains an invisible character (U+2065); type the name again"
+    )
+    assert check_names(["Amy\ufe0f", "Brian\U000e0100"]) is None  # variation selectors
+    # the same name (case and spaces around aside) and a look-alike, each named without its spaces around
+    assert check_names(["Amy", "amy "]) == "every player needs a different name"
+    assert check_names(["Amy", " \u0410my"], "person") == (
+        "the person name “\u0410my” looks the same as “Amy” (letters from another alphabet or look-alike "
+        "characters): choose a different name"
+    )
