@@ -338,8 +338,26 @@ def test_end_check_flips_when_the_offering_is_empty_and_ends_next_turn():
     g._start_end_check()
     assert g.end_flipped and not g.game_over
     assert g.costs() == {"red": 15, "orange": 15, "yellow": 15, "green": 15}
+    assert g._auto == [
+        "No company is left in the offering: the game end card is flipped (cost of ownership "
+        "red 15, orange 15, yellow 15, green 15); the game ends in the next phase 10"
+    ]
     g._advance()  # the last turn: nothing to decide on an empty table
     assert g.game_over and g.snapshot()["phase"] == 10 and g.turn == 3
+    assert g._auto[-2] == "The game end card was already flipped: the game ends"
+
+
+def test_end_check_ends_the_game_when_corporations_hold_100():
+    """1.6.10: the game ends in phase 10 when a corporation is at $100 (the card several may
+    share), though companies are left in the offering and the end card is not flipped."""
+    g = position(["A", "B", "C"])
+    put(g, "BSE", "available")
+    corp(g, "Alpha", price=100, companies=["KME"], cash=0, shares={"A": 2}, bank=0)
+    corp(g, "Beta", price=100, companies=["AKE"], cash=0, shares={"B": 2}, bank=0)
+    g.phase = 10
+    g._start_end_check()
+    assert g.game_over and not g.end_flipped
+    assert g._auto[0] == "Alpha, Beta at 100: the game ends"
 
 
 # ---------------------------------------------------------------------------- refusals name a rule

@@ -53,10 +53,16 @@ def test_nothing_unowned_flips_the_end_card_and_the_next_phase_7_ends_the_game()
     assert g.end_flipped and not g.game_over
     assert g.snapshot()["cost_of_ownership"] == {"red": 10, "orange": 10, "yellow": 10, "green": 10, "blue": 0}
     assert ends[(9, 7)]["end_card_flipped"] is True
+    # the log says why, with the back's costs (the module docstring)
+    assert g._auto[-1] == (
+        "No unowned companies are left: the game end card is flipped (cost of ownership 10 "
+        "for red, orange, yellow and green); the game ends in the next phase 7"
+    )
     # play on to the next phase 7, deciding nothing but the required
     while not g.game_over:
         g.apply(idle(g))
     assert (g.turn, g.phase) == (10, 7)
+    assert "The game end card was already flipped: the game ends" in g.journal[-1]["auto"]
     final = g.snapshot()["final"]
     snap = g.snapshot()
     price = snap["corporations"]["Doppler AG"]["share_price"]
@@ -98,4 +104,5 @@ def test_two_corporations_may_share_75():
     prices = {n: c["share_price"] for n, c in ends[(9, 6)]["corporations"].items()}
     assert prices == {"Stars, Inc.": 75, "Doppler AG": 75}
     assert g.game_over and g.phase == 7
+    assert "Stars, Inc., Doppler AG at 75: the game ends" in g.journal[-1]["auto"]
     assert g.snapshot()["final"]["scores"] == {"Amy": 30 + 75, "Brian": 30 + 75, "Crystal": 30}

@@ -71,3 +71,33 @@ def test_foreign_investor_without_enough_money_buys_nothing():
     enter_phase(g, 1)
     assert ends[(2, 2)]["foreign_investor"] == {"cash": 4, "companies": [], "income": 5}
     assert sorted(ends[(2, 2)]["offering"]["available"]) == ["AKE", "BPM", "KME"]
+
+
+def test_the_log_gives_the_new_order():
+    """The tie example's money, with Brian deciding to pass (the only one who can afford a company:
+    the WT, 11, or the BY, 12): the log of his pass names the new order, Brian, Amy, Crystal."""
+    g = table(PLAYERS, cash={"Amy": 9, "Brian": 12, "Crystal": 9}, turn=2, fi_cash=9)
+    drawn_until(g, "orange")
+    for abbr in ("WT", "BY", "BD"):  # 11, 12, 13
+        place(g, abbr, "available")
+    enter_phase(g, 1)
+    assert g.next == {"for": "investment", "player": "Brian"}
+    g.apply({"type": "pass", "player": "Brian"})
+    assert "New player order: Brian, Amy, Crystal" in g.journal[-1]["auto"]
+
+
+def test_the_banker_takes_the_foreign_investors_face_values():
+    """The foreign investor pays the bank each company's face value, cheapest first: 2 for the BSE,
+    5 for the KME; its 2 left do not buy the AKE (6)."""
+    players = ["Amy", "Brian", "Crystal", "Dora"]
+    g = table(players, cash={"Amy": 1, "Brian": 0, "Crystal": 0, "Dora": 0}, fi_cash=9)
+    for abbr in ("AKE", "KME", "BSE", "BME"):
+        place(g, abbr, "available")
+    enter_phase(g, 1)  # Amy can bid 1 for the BME
+    g.apply({"type": "pass", "player": "Amy"})
+    assert g.journal[-1]["moves"] == (
+        ("Foreign investor", "Bank", 1, "buys the BME"),
+        ("Foreign investor", "Bank", 2, "buys the BSE"),
+        ("Foreign investor", "Bank", 5, "buys the KME"),
+    )
+    assert g.fi.cash == 9 - 1 - 2 - 5
