@@ -149,7 +149,7 @@ class _Turn:
 
     def __init__(self, admission: Admission, loop, outer: asyncio.Future, client: str):
         self.admission, self.loop, self.outer, self.client = admission, loop, outer, client
-        self.timer = self.work = None
+        self.timer = self.work = None  # pragma: no mutate: both set by _admit before any callback reads them
         self.fresh = True
 
     def aged(self) -> None:

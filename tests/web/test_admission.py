@@ -348,3 +348,75 @@ def test_of_two_requests_of_the_same_turn_and_previous_turn_the_earlier_goes_fir
 
     run_with(1, 0.0, table)
     assert jobs.order == ["g0", "y0", "x0", "x1", "y1"]
+
+
+def test_when_the_pool_is_shut_down_every_request_waiting_gets_its_error():
+    """The worker stops (its pool shut down) while A's request runs and two wait: when A's ends,
+    each waiting one is answered with the pool's error at once, none left waiting."""
+    jobs, release = Jobs(), gate()
+    pool = ThreadPoolExecutor(max_workers=1)
+
+    async def table(admission):
+        a = admission.submit(jobs.job("a", lambda: release.wait(20)), "127.0.0.1")
+        waiting = [
+            admission.submit(jobs.job(name), client) for name, client in (("b", "127.0.0.2"), ("c", "127.0.0.3"))
+        ]
+        pool.shutdown(wait=False)
+        release.set()
+        assert await a == "a"
+        return await asyncio.gather(*waiting, return_exceptions=True)
+
+    try:
+        errors = asyncio.run(asyncio.wait_for(table(Admission(pool, 1, grace=0.0)), LIMIT))
+    finally:
+        _end(pool)
+    assert [type(e) for e in errors] == [RuntimeError, RuntimeError] and jobs.order == ["a"]
+
+
+def test_a_request_given_up_while_the_pool_has_not_started_it_never_runs():
+    """The pool is shared (the streams look seqs up on it): its only thread is busy with something
+    else when the admission hands it a request; the caller gives up (the front's deadline) before a
+    thread takes it: it never runs, and the next request runs once the thread is free."""
+    jobs, release = Jobs(), gate()
+    pool = ThreadPoolExecutor(max_workers=1)
+
+    async def table(admission):
+        other = pool.submit(release.wait, 20)  # not the admission's
+        given_up = admission.submit(jobs.job("given up"), "127.0.0.1")
+        await asyncio.sleep(0.05)
+        assert admission.running == 1 and given_up.cancel()
+        await asyncio.sleep(0.05)  # the loop runs the future's callbacks: the pool's job is cancelled
+        release.set()
+        after = await admission.submit(jobs.job("after"), "127.0.0.1")
+        return other.result(timeout=LIMIT), after
+
+    try:
+        other, after = asyncio.run(asyncio.wait_for(table(Admission(pool, 1, grace=0.0)), LIMIT))
+    finally:
+        _end(pool)
+    assert other is True and after == "after" and jobs.order == ["after"]
+
+
+def test_an_address_whose_last_request_ends_is_forgotten():
+    """Two threads. A's a0 runs (turn 1); B's b0 (turn 2) takes the other thread. a0 ends: A has
+    nothing waiting nor running, so it is forgotten. G's g0 (turn 3) takes that thread; then A's
+    next request and C's first come, both turn 4 with no previous turn: the earlier, A's, runs
+    first when b0 ends (remembered, A's previous turn 1 would put C's first)."""
+    jobs, first, second, third = Jobs(), gate(), gate(), gate()
+
+    async def table(admission):
+        a0 = admission.submit(jobs.job("a0", lambda: first.wait(20)), "127.0.0.1")
+        b0 = admission.submit(jobs.job("b0", lambda: second.wait(20)), "127.0.0.2")
+        first.set()
+        await a0
+        g0 = admission.submit(jobs.job("g0", lambda: third.wait(20)), "127.0.0.7")
+        await _until(lambda: "g0" in jobs.started)
+        a1 = admission.submit(jobs.job("a1"), "127.0.0.1")
+        c0 = admission.submit(jobs.job("c0"), "127.0.0.3")
+        second.set()
+        await asyncio.gather(b0, a1, c0)
+        third.set()
+        await g0
+
+    run_with(2, 0.0, table)
+    assert jobs.order[-2:] == ["a1", "c0"]
