@@ -19,6 +19,7 @@ The waker writes, the loop reads: plain dict and set operations, each atomic in 
 
 from __future__ import annotations
 
+import math
 import time
 
 FRESH_SECONDS = 1.0
@@ -30,7 +31,7 @@ class KnownSeqs:
     def __init__(self):
         self.seqs: dict[str, int] = {}
         self.wanted: set[str] = set()
-        self.heard_at = float("-inf")  # monotonic time of the waker's last good look
+        self.heard_at = -math.inf  # monotonic time of the waker's last good look
         self.broken = False  # the file went away or was replaced: never trusted again
 
     def get(self, gid: str) -> int | None:
@@ -40,7 +41,7 @@ class KnownSeqs:
             if len(self.wanted) < MAX_WANTED:
                 self.wanted.add(gid)
             return None
-        return seq if time.monotonic() - self.heard_at <= FRESH_SECONDS else None
+        return seq if time.monotonic() - self.heard_at < FRESH_SECONDS else None
 
     # -- the waker's side (its own thread) ----------------------------------------------------
     def asked(self) -> list[str]:
@@ -65,6 +66,6 @@ class KnownSeqs:
 
     def lost(self, for_good: bool = False) -> None:
         """The waker lost the database (``for_good``: the file is not the one served any more)."""
-        self.heard_at = float("-inf")
+        self.heard_at = -math.inf
         self.seqs = {}
         self.broken = self.broken or for_good

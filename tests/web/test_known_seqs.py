@@ -282,3 +282,42 @@ def test_a_database_lost_empties_the_record_until_the_waker_reads_again_and_for_
     record.lost()  # a later plain loss does not make it trusted again
     record.heard([("g1", 6)], [])
     assert record.get("g1") is None and record.broken
+
+
+def test_fresh_means_less_than_a_second_old(monkeypatch):
+    """The module: the record is used while the waker's last look is less than FRESH_SECONDS old
+    (a clock stood still at 100 s, then at 100.999 s and 101 s)."""
+    record = known.KnownSeqs()
+    monkeypatch.setattr(known.time, "monotonic", lambda: 100.0)
+    record.heard([("g1", 3)], [])
+    monkeypatch.setattr(known.time, "monotonic", lambda: 100.999)
+    assert record.get("g1") == 3
+    monkeypatch.setattr(known.time, "monotonic", lambda: 101.0)
+    assert record.get("g1") is None
+
+
+class _Polled(list):
+    """What the waker found, read back by a poll on the loop after each game it enters (the loop
+    runs between any two of the waker's statements)."""
+
+    def __init__(self, record, found):
+        super().__init__(found)
+        self.record, self.seen = record, []
+
+    def __iter__(self):
+        for gid, seq in list.__iter__(self):
+            yield gid, seq
+            self.seen.append(self.record.get(gid))
+
+
+def test_a_poll_while_the_waker_enters_what_it_found_is_told_nothing_from_the_record():
+    """Until the look is over (its time noted), a game just entered is not used: a fresh record,
+    and one the waker lost, both send such a poll to the database (None), never a half-done look."""
+    record = known.KnownSeqs()
+    found = _Polled(record, [("g1", 3), ("g2", 5)])
+    record.heard(found, [])
+    assert found.seen == [None, None] and (record.get("g1"), record.get("g2")) == (3, 5)
+    record.lost()
+    found = _Polled(record, [("g1", 4)])
+    record.heard(found, [])
+    assert found.seen == [None] and record.get("g1") == 4
