@@ -23,8 +23,9 @@ def client_streams() -> int:
 
 def peer_host(peer: str) -> str:
     """The host of an RSGI ``scope.client`` (``host:port``, IPv6 in brackets or not)."""
-    host, sep, _port = (peer or "").rpartition(":")
-    host = host if sep else peer or ""
+    peer = peer or ""
+    host, sep, _port = peer.rpartition(":")
+    host = host if sep else peer
     return host[1:-1] if host.startswith("[") and host.endswith("]") else host
 
 

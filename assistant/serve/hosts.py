@@ -52,8 +52,8 @@ class HostCheck:
     def __call__(self, environ, start_response):
         host = environ.get("HTTP_HOST", "").strip()
         if not host:
-            port = environ.get("SERVER_PORT") or ""
-            environ["HTTP_HOST"] = f"localhost:{port}" if port.isdigit() else "localhost"
+            port = environ.get("SERVER_PORT")
+            environ["HTTP_HOST"] = f"localhost:{port}" if port and port.isdigit() else "localhost"
         elif not valid_host(host):
             start_response(
                 "400 Bad Request",

@@ -21,6 +21,8 @@ from assistant.serve.clients import client_address, client_streams, peer_host, t
         ("phone.local", "phone.local"),  # no port
         ("", ""),
         (None, ""),
+        ("[::1:5000", "[::1"),  # one bracket only: kept as it came
+        ("::1]:5000", "::1]"),
     ],
 )
 def test_the_peers_host_is_its_address_without_the_port(peer, host):

@@ -25,6 +25,8 @@ NAME253 = ".".join([LABEL63, LABEL63, LABEL63, "b" * 61])  # 63 * 3 + 61 + 3 dot
         "my_host.local",
         "a-b.example",
         "table.local.",  # a trailing dot
+        "x.",
+        "a-b.",
         "localhost:0",
         "localhost:5000",
         "localhost:65535",
@@ -33,6 +35,8 @@ NAME253 = ".".join([LABEL63, LABEL63, LABEL63, "b" * 61])  # 63 * 3 + 61 + 3 dot
         "192.168.1.20:5000",
         "[::1]",
         "[::1]:8080",
+        "[::]",  # the unspecified address
+        "[::ffff:192.168.1.20]",  # an IPv4 address as IPv6
         "[2001:db8::1]:0",
         LABEL63 + ".example",
         NAME253,
@@ -58,6 +62,8 @@ def test_a_dns_name_an_ip_address_and_a_port_up_to_65535_are_valid(host):
         "localhost:-1",
         "localhost:8o",
         "a b",
+        "a b.",  # a trailing dot does not make it a name
+        NAME253 + "b.",  # 254 characters and the dot
         "bad/host",
         "-a.example",
         "a-.example",
