@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import sys
 
 import pytest
 
 from assistant.serve import poll as poll_module
+from assistant.serve.hosts import valid_host
+from assistant.serve.poll import FastPoll
 from assistant.serve.server import below_flask
 
 from .conftest import PLAYERS, make_app
@@ -196,6 +199,11 @@ def test_a_database_error_under_the_polls_is_a_short_503_logged_once_a_minute(se
         }
         if caplog.records:
             assert (
+                caplog.records[0]
+                .getMessage()
+                .startswith("database error under the live-sync polls (said once a minute): DatabaseDamaged: ")
+            )
+            assert (
                 len(caplog.records) == 1
                 and "DatabaseDamaged: " in caplog.text
                 and "no such table: events" in caplog.text
@@ -204,3 +212,166 @@ def test_a_database_error_under_the_polls_is_a_short_503_logged_once_a_minute(se
     assert logged == [10.0, 70.0]
     answer = app.test_client().get(f"/games/{gid}/version?seq=0")  # through WSGI: the same 503
     assert answer.status_code == 503 and answer.headers["Retry-After"] == "5"
+
+
+# -- the view's answer to a change, kept or not: a plain WSGI app in the view's place ---------------
+class View:
+    """In the view's place behind the poll: answers a poll with ``status``, ``headers`` and
+    ``chunks`` (a result with close(), noted), optionally through start_response's exc_info, or
+    only once its result is iterated (as a generator app does)."""
+
+    def __init__(self, status="200 OK", headers=(("X-RSS-Seq", "1"),), chunks=(b"<div>", b"new</div>"), **how):
+        self.status, self.headers, self.chunks, self.how = status, list(headers), list(chunks), how
+        self.calls = self.closed = 0
+
+    def __call__(self, environ, start_response):
+        self.calls += 1
+        if self.how.get("lazy"):
+            return self._lazy(start_response)
+        if self.how.get("error"):
+            try:
+                raise ValueError("the view failed")
+            except ValueError:
+                start_response(self.status, self.headers, sys.exc_info())
+        else:
+            start_response(self.status, self.headers)
+        view = self
+
+        class Result(list):
+            def close(self):
+                view.closed += 1
+
+        return Result(self.chunks) if self.how.get("closing", True) else list(self.chunks)
+
+    def _lazy(self, start_response):
+        start_response(self.status, self.headers)
+        yield from self.chunks
+
+
+class Server:
+    """The server's start_response: what it was given."""
+
+    def __init__(self):
+        self.calls: list[tuple] = []
+
+    def __call__(self, *args):
+        self.calls.append(args)
+
+
+@pytest.fixture
+def behind(tmp_path):
+    """(store, gid): a game at seq 1, for a poll at seq 0 (a phone that has not seen the change)."""
+    from assistant.store import Store
+
+    store = Store(str(tmp_path / "games.sqlite3"))
+    gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
+    _change(store, gid, 0)
+    yield store, gid
+    store.close()
+
+
+def _poll_at_0(poll, gid, server=None):
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": f"/games/{gid}/version", "QUERY_STRING": "seq=0"}
+    server = server or Server()
+    return b"".join(poll(environ, server)), server
+
+
+def _poll(view, store) -> FastPoll:
+    poll = FastPoll(view, store)
+    poll._headers = [("Cache-Control", "no-store")]  # the view's 204 learned
+    return poll
+
+
+def test_a_kept_answer_is_the_views_200_whole_without_the_phones_own_headers(behind):
+    store, gid = behind
+    view = View(headers=[("X-RSS-Seq", "1"), ("Set-Cookie", "session=amy"), ("Date", "today"), ("HX-Trigger", "x")])
+    poll = _poll(view, store)
+    body, amy = _poll_at_0(poll, gid)
+    assert body == b"<div>new</div>" and view.closed == 1  # read whole, and the view's result closed
+    assert amy.calls == [("200 OK", view.headers)]  # Amy gets the view's answer as it was
+    assert poll._changed[(gid, 1)] == ([("X-RSS-Seq", "1"), ("HX-Trigger", "x")], b"<div>new</div>")
+    body, brian = _poll_at_0(poll, gid)  # Brian, also at 0: from the poll
+    assert body == b"<div>new</div>" and view.calls == 1
+    assert brian.calls == [("200 OK", [("X-RSS-Seq", "1"), ("HX-Trigger", "x")])]
+
+
+def test_a_result_without_close_is_kept_too(behind):
+    store, gid = behind
+    poll = _poll(View(closing=False), store)
+    assert _poll_at_0(poll, gid)[0] == b"<div>new</div>" and (gid, 1) in poll._changed
+
+
+@pytest.mark.parametrize(
+    "view",
+    [
+        View(status="404 NOT FOUND", headers=[("X-RSS-Seq", "1")]),  # not a 200
+        View(status="204 NO CONTENT", headers=[("X-RSS-Seq", "1")], chunks=[]),
+        View(headers=[]),  # no seq said
+        View(headers=[("X-RSS-Seq", "one")]),
+        View(headers=[("X-RSS-Seq", "1"), ("Content-Encoding", "gzip")]),  # compressed for one phone
+        View(lazy=True),  # start_response only once iterated: nothing known when it returns
+    ],
+    ids=["404", "204", "no seq", "odd seq", "gzip", "lazy"],
+)
+def test_any_other_answer_goes_to_the_phone_as_the_view_gave_it_and_is_not_kept(behind, view):
+    store, gid = behind
+    poll = _poll(view, store)
+    body, server = _poll_at_0(poll, gid)
+    assert body == b"".join(view.chunks) and server.calls == [(view.status, view.headers)]
+    assert poll._changed == {}
+    _poll_at_0(poll, gid)
+    assert view.calls == 2  # the next phone asks the view again
+
+
+def test_the_views_error_reaches_the_server_with_its_exc_info(behind):
+    store, gid = behind
+    view = View(status="500 INTERNAL SERVER ERROR", headers=[("X-RSS-Seq", "1")], error=True)
+    poll = _poll(view, store)
+    _, server = _poll_at_0(poll, gid)
+    ((status, headers, exc_info),) = server.calls
+    assert (status, headers) == (view.status, view.headers) and exc_info[0] is ValueError
+    assert poll._changed == {}
+
+
+def test_a_host_is_checked_once_then_remembered(served, monkeypatch):
+    app, store, poll, gid, flask_saw = served
+    _learned(app, gid)
+    checked = []
+
+    def counted(host):
+        checked.append(host)
+        return valid_host(host)
+
+    monkeypatch.setattr(poll_module, "valid_host", counted)
+    for _ in range(3):
+        assert poll.answer(f"/games/{gid}/version", "seq=0", "table.local")[0] == 204
+        assert poll.answer(f"/games/{gid}/version", "seq=0", "bad host") is None
+    assert checked == ["table.local", "bad host"]
+
+
+def test_before_the_204_is_learned_the_views_answers_reach_the_server_as_given(behind):
+    store, gid = behind
+    view = View(status="500 INTERNAL SERVER ERROR", headers=[("X-RSS-Seq", "1")], error=True)
+    poll = FastPoll(view, store)
+    _, server = _poll_at_0(poll, gid)
+    ((status, headers, exc_info),) = server.calls
+    assert (status, headers) == (view.status, view.headers) and exc_info[0] is ValueError
+    assert poll._headers is None  # a 500 teaches nothing
+    poll.wsgi_app = View(
+        status="204 NO CONTENT", headers=[("Cache-Control", "no-store"), ("Vary", "Cookie")], chunks=[]
+    )
+    _, server = _poll_at_0(poll, gid)
+    assert server.calls == [("204 NO CONTENT", [("Cache-Control", "no-store"), ("Vary", "Cookie")])]
+    assert poll._headers == [("Cache-Control", "no-store")]
+
+
+def test_an_environ_without_a_path_or_a_query_is_the_views(behind):
+    """PEP 3333: PATH_INFO and QUERY_STRING may be absent."""
+    store, gid = behind
+    view = View()
+    poll = _poll(view, store)
+    server = Server()
+    assert b"".join(poll({"REQUEST_METHOD": "GET"}, server)) == b"<div>new</div>" and view.calls == 1
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": f"/games/{gid}/version"}
+    assert b"".join(poll(environ, server)) == b"<div>new</div>" and view.calls == 2
+    assert poll._changed == {}  # not a poll of just seq=N: not kept
