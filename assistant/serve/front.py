@@ -138,7 +138,7 @@ class BufferedBodies:
         status, out_headers, chunks = answer
         protocol.response_bytes(status, out_headers, b"".join(chunks))
 
-    async def _on_a_thread(self, environ, client: str = ""):
+    async def _on_a_thread(self, environ, client: str):
         """The app's answer, from one of its threads; None when it did not come by the request's
         deadline (``RSS_REQUEST_SECONDS`` from when the thread took it, or as long waiting for one).
         The thread cannot be stopped: it goes on, and its answer is dropped.  When a thread takes the

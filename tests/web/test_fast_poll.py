@@ -78,6 +78,8 @@ def test_nothing_is_answered_before_the_views_own_204_is_learned(served):
         ("seq=\uff10", False),  # a full-width zero: a digit, not ASCII
         ("seq=0&seq=0", False),
         ("seq=0&history=all", False),
+        ("seq=0&history=", False),  # a blank parameter is a parameter
+        ("history=&seq=0", False),
         ("other=0", False),
         ("", False),
     ],

@@ -442,3 +442,50 @@ def test_the_stop_signal_ends_the_open_streams_and_ctrl_c_is_left_to_the_master(
         without.pool.shutdown(wait=True)
     assert alone == {signal.SIGINT: signal.SIG_IGN, signal.SIGTERM: before[signal.SIGTERM]}
     assert ignored == signal.SIG_IGN and closing
+
+
+def test_an_app_silent_past_the_request_seconds_is_answered_503_with_retry_after(monkeypatch):
+    from assistant.web.deadlines import RETRY_AFTER
+
+    monkeypatch.setenv("RSS_REQUEST_SECONDS", "0.3")
+    release = threading.Event()
+
+    def app(environ, start_response):
+        release.wait(20)
+        start_response("200 OK", [])
+        return [b"too late"]
+
+    wire = Wire()
+    try:
+        serve(app, Scope("/"), wire)
+    finally:
+        release.set()
+    assert wire.answer == _plain(503, front.OVERDUE, ("retry-after", str(RETRY_AFTER)))
+
+
+def test_the_app_runs_on_the_fronts_own_named_threads():
+    names = []
+
+    def app(environ, start_response):
+        names.append(threading.current_thread().name)
+        start_response("200 OK", [])
+        return []
+
+    serve(app, Scope("/"), Wire())
+    assert names[0].startswith("rss-app")  # what a thread dump shows
+
+
+def test_a_chunked_request_to_a_version_path_is_never_the_polls(served):
+    app, store, gid = served
+    poll: FastPoll = app.extensions["rss_poll"]
+    assert app.test_client().get(f"/games/{gid}/version?seq=0").status_code == 204  # learned
+    taken = []
+
+    def wsgi(environ, start_response):
+        taken.append(environ["PATH_INFO"])
+        return app.wsgi_app(environ, start_response)
+
+    wire = Wire([b""])
+    headers = [("transfer-encoding", "chunked")]
+    serve(wsgi, Scope(f"/games/{gid}/version", query="seq=0", headers=headers), wire, poll=poll)
+    assert wire.answer[0] == 204 and taken == [f"/games/{gid}/version"]

@@ -58,8 +58,8 @@ def test_a_poll_is_answered_from_what_the_waker_heard_without_a_database_call(wo
     statements: list[str] = []
     conn = store.backend._db().conn  # this thread's connection: the one a poll from here would use
     conn.set_trace_callback(statements.append)
-    status, headers, _ = poll._quick(gid, "seq=0")
-    assert (status, headers[-1]) == (204, ("X-RSS-Seq", "0"))
+    status, headers, body = poll._quick(gid, "seq=0")
+    assert (status, headers[-1], body) == (204, ("X-RSS-Seq", "0"), b"")
     assert poll._quick(gid, "seq=7") is None  # another seq: the view answers (from the database)
     assert statements == []
 

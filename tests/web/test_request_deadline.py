@@ -140,17 +140,19 @@ def test_the_front_answers_for_a_silent_app_and_a_request_that_never_got_a_threa
     def environ(path: str) -> dict:
         return {"REQUEST_METHOD": "GET", "PATH_INFO": path, "QUERY_STRING": ""}
 
+    PHONE = "127.0.0.1"  # the requests' address
+
     async def table():
-        stuck = asyncio.create_task(front._on_a_thread(environ("/stuck")))
+        stuck = asyncio.create_task(front._on_a_thread(environ("/stuck"), PHONE))
         await asyncio.sleep(0.1)  # the only thread has taken it
         started = time.monotonic()
-        waiting = await front._on_a_thread(environ("/waiting"))
+        waiting = await front._on_a_thread(environ("/waiting"), PHONE)
         waited = time.monotonic() - started
         held = await stuck
         overdue = front.overdue
         release.set()
         await asyncio.sleep(0.3)  # the stuck request ends; the waiting one must not run then
-        return waiting, waited, held, overdue, front.overdue, await front._on_a_thread(environ("/after"))
+        return waiting, waited, held, overdue, front.overdue, await front._on_a_thread(environ("/after"), PHONE)
 
     waiting, waited, held, overdue, overdue_after, after = asyncio.run(table())
     front.pool.shutdown()
