@@ -114,7 +114,7 @@ class Streams:
         return sum(len(b) for b in self.buckets)
 
     # -- one stream ---------------------------------------------------------------------------
-    async def serve(self, scope, protocol, gid: str, client: str = "") -> None:
+    async def serve(self, scope, protocol, gid: str, client: str) -> None:
         """Answer ``GET /games/<gid>/stream``: 404 for no such game, 429 past the client's streams
         (the phone polls instead), else the stream until the phone goes."""
         held = self.by_client.get(client, 0)

@@ -254,3 +254,62 @@ def test_a_database_error_under_a_new_stream_is_a_503_logged_once_a_minute(store
     lines = [r.getMessage() for r in caplog.records if "under the streams" in r.getMessage()]
     assert len(lines) == 1 and "no such table: events" in lines[0]
     assert (by_client, count) == ({}, 0)
+
+
+def test_the_database_errors_are_logged_once_a_minute(store, monkeypatch, caplog):
+    """A clock from a server started 10 s after its machine booted: the first error under the
+    streams, and the first the waker meets, are logged at once; the next ones once 60 s have gone by."""
+    pool = ThreadPoolExecutor(max_workers=1)
+    streams = stream.Streams(store, pool)
+    waker = stream.Waker(streams)  # not started: its log only
+    now = [0.0]
+    monkeypatch.setattr(stream.time, "monotonic", lambda: now[0])
+    logged = {"streams": [], "waker": []}
+    try:
+        for now[0] in (10.0, 40.0, 69.9, 70.0, 75.0):
+            caplog.clear()
+            with caplog.at_level(logging.ERROR, logger="assistant.serve.stream"):
+                streams._problem(sqlite3.OperationalError("disk I/O error"))
+                waker.trouble(sqlite3.DatabaseError("file is not a database"))
+            for record in caplog.records:
+                text = record.getMessage()
+                if text.startswith("database error under the streams (said once a minute): "):
+                    assert text.endswith(": OperationalError: disk I/O error")
+                    logged["streams"].append(now[0])
+                else:
+                    assert text == (
+                        "the streams' waker lost the database (said once a minute): DatabaseError: file is not a database"
+                    )
+                    logged["waker"].append(now[0])
+    finally:
+        pool.shutdown()
+    assert logged == {"streams": [10.0, 70.0], "waker": [10.0, 70.0]}
+
+
+def test_after_the_waker_lost_the_database_the_streams_are_caught_up(store, caplog):
+    """The events table goes away under the waker (renamed), which loses the database (the record of
+    the seqs with it: the polls ask the database) and tries again a second later. Meanwhile the table
+    is back and a row appended: the waker's new connection starts after it, so only its catching up
+    (the current seq of every game with streams) tells the phone."""
+    gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
+    path = store.path
+
+    async def table(streams):
+        phone = Phone()
+        task = asyncio.create_task(streams.serve(Scope("seq=0"), phone, gid, "127.0.0.1"))
+        await until(lambda: phone.received and streams.known.heard_at > float("-inf"))
+        with sqlite3.connect(path) as db:
+            db.execute("ALTER TABLE events RENAME TO events_away")
+        await until(lambda: streams.known.heard_at == float("-inf"))  # the waker lost it
+        with sqlite3.connect(path) as db:
+            db.execute("ALTER TABLE events_away RENAME TO events")
+        await asyncio.get_running_loop().run_in_executor(None, _append, store, gid, 0)
+        await until(lambda: len(phone.received) == 2, limit=20)
+        streams.end_all()
+        await asyncio.wait_for(task, 10)
+        return phone.received
+
+    with caplog.at_level(logging.ERROR, logger="assistant.serve.stream"):
+        received = run(store, table)
+    assert received == [OPEN, change(1)]
+    assert any("waker lost the database" in r.getMessage() for r in caplog.records)
