@@ -355,3 +355,119 @@ def test_a_score_check_reads_every_corporations_share_price():
     assert err.value.message == (
         "state.corporations['Stars, Inc.'].share_price must be a whole number from 0 to 99,999, not 'x'."
     )
+
+
+def test_the_players_rows_are_checked_and_named():
+    players = ("state", "players")
+    assert refused(changed(players, [1])) == "position.state.players must be an object (a JSON {...}), not [1]."
+    assert refused(changed((*players, "Amy"), "x")) == (
+        "position.state.players['Amy'] must be an object (a JSON {...}), not 'x'."
+    )
+    assert refused(changed((*players, "Amy", "shares"), [2])) == (
+        "position.state.players['Amy'].shares must be an object (a JSON {...}), not [2]."
+    )
+    assert position_shape.check_position(changed((*players, "Amy", "shares"), DELETE))  # may be left out
+    assert position_shape.check_position(changed((*players, "Amy", "shares", "Prussian Railway"), 0))
+    assert refused(changed((*players, "Amy", "shares", "Prussian Railway"), -1)) == (
+        "position.state.players['Amy'].shares['Prussian Railway'] must be from 0 to 99, not -1."
+    )
+    assert refused(changed(("state", "player_order"), "Amy")) == (
+        "position.state.player_order must be a list of at most 100 names, not 'Amy'."
+    )
+    assert refused(changed(("state",), "x")) == "position.state must be an object (a JSON {...}), not 'x'."
+
+
+def test_a_score_checks_end_position_may_have_no_corporation():
+    state = {"players": {"Amy": {"cash": 1}, "Brian": {"cash": 2}}}
+    assert position_shape.check_state(state, final=True) is state
+    with pytest.raises(position_shape.ShapeError) as err:
+        position_shape.check_state(state)  # a position to resume from lists them ({} for none)
+    assert err.value.message == "state.corporations must give the corporations in play ({} when there are none)."
+
+
+ST = "position.state"
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "said"),
+    [
+        (("foreign_investor",), [4], f"{ST}.foreign_investor must be an object (a JSON {{...}}), not [4]."),
+        (
+            ("foreign_investor", "cash"),
+            "4",
+            f"{ST}.foreign_investor.cash must be a whole number from 0 to 99,999, not '4'.",
+        ),
+        (("foreign_investor", "cash"), -1, f"{ST}.foreign_investor.cash must be from 0 to 99,999, not -1."),
+        (
+            ("foreign_investor", "companies"),
+            "AKE",
+            f"{ST}.foreign_investor.companies must be a list of at most 100 names, not 'AKE'.",
+        ),
+        (("offering",), ["WT"], f"{ST}.offering must be an object (a JSON {{...}}), not ['WT']."),
+        (("offering", "available"), "WT", f"{ST}.offering.available must be a list of at most 100 names, not 'WT'."),
+        (
+            ("offering", "unavailable"),
+            "WT",
+            f"{ST}.offering.unavailable must be a list of at most 100 names, not 'WT'.",
+        ),
+        (("deck_size",), "13", f"{ST}.deck_size must be a whole number from 0 to 99, not '13'."),
+        (("deck_size",), 100, f"{ST}.deck_size must be from 0 to 99, not 100."),
+        (("game_over",), "no", f"{ST}.game_over must be true or false, not 'no'."),
+    ],
+)
+def test_each_field_of_the_state_is_checked_and_named(path, value, said):
+    assert refused(changed(("state", *path), value)) == said
+
+
+def test_what_the_state_may_leave_out():
+    for path in [
+        ("foreign_investor",),
+        ("foreign_investor", "cash"),
+        ("foreign_investor", "companies"),
+        ("offering",),
+        ("offering", "available"),
+        ("offering", "unavailable"),
+        ("deck_size",),
+        ("end_card_flipped",),
+        ("player_order",),
+    ]:
+        assert position_shape.check_position(changed(("state", *path), DELETE)), path
+        assert position_shape.check_position(changed(("state", *path), None)), path
+
+
+def test_a_figure_at_the_edges_of_its_range():
+    cash = ("state", "players", "Amy", "cash")
+    at = "position.state.players['Amy'].cash"
+    assert position_shape.check_position(changed(cash, 99_999)) and position_shape.check_position(changed(cash, 0))
+    assert position_shape.check_position(changed(("deck", "red"), 99))
+    assert refused(changed(cash, None)) == f"{at} must be a whole number from 0 to 99,999, not None."  # required
+    assert refused(changed(cash, 10**12 - 1)) == f"{at} must be from 0 to 99,999, not 999999999999."
+    assert refused(changed(cash, 10**12)) == f"{at} must be from 0 to 99,999, not 'a number that large'."
+    assert refused(changed(cash, -(10**12))) == f"{at} must be from 0 to 99,999, not 'a number that large'."
+
+
+def test_names_and_objects_at_the_edges_of_their_sizes():
+    deck = {f"c{i}": 0 for i in range(100)}
+    assert position_shape.check_position(changed(("deck",), deck))  # the shape allows 100 entries
+    assert refused(changed(("deck",), {**deck, "c100": 0})) == (
+        "position.deck must be an object of at most 100 entries, not '101 entries'."
+    )
+    assert (
+        refused(changed(("deck",), {"": 0})) == "a name in position.deck must be a name of 1 to 100 characters, not ''."
+    )
+    assert refused(changed(("state", "players"), None)) == (
+        "position.state.players must be an object (a JSON {...}), not None."
+    )
+    order = ("state", "player_order")
+    assert position_shape.check_position(changed(order, ["A" * 100]))
+    long = "A" * 101
+    assert refused(changed(order, [long])) == (
+        f"position.state.player_order[0] must be a name of 1 to 100 characters, not '{'A' * 36}...."
+    )
+    assert (
+        refused(changed(order, [""])) == "position.state.player_order[0] must be a name of 1 to 100 characters, not ''."
+    )
+    assert (
+        refused(changed((*CORP, "president"), 1))
+        == f"{PR}.president must be a name of 1 to 100 characters or null, not 1."
+    )

@@ -89,7 +89,7 @@ def _player_rows(players, where: str) -> None:
             _number(n, f"{at}.shares[{corp!r}]", 0, COUNT_MAX)
 
 
-def _corporations(corps, where: str, final: bool) -> None:
+def _corporations(corps, where: str, final: bool = False) -> None:
     for name, c in _dict(corps, where).items():
         at = f"{where}[{name!r}]"
         c = _dict(c, at)
@@ -115,7 +115,7 @@ def check_state(state, where: str = "state", final: bool = False) -> dict:
         return state
     if "corporations" not in state:
         raise ShapeError(f"{where}.corporations must give the corporations in play ({{}} when there are none).")
-    _corporations(state["corporations"], f"{where}.corporations", final=False)
+    _corporations(state["corporations"], f"{where}.corporations")
     fi = _dict(state.get("foreign_investor"), f"{where}.foreign_investor", optional=True)
     _number(fi.get("cash"), f"{where}.foreign_investor.cash", 0, MONEY_MAX, optional=True)
     _texts(fi.get("companies"), f"{where}.foreign_investor.companies")
