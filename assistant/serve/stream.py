@@ -271,7 +271,7 @@ class Waker(_Waker):
         known = self.streams.known
         feed = self.streams.feed
         opened = False
-        while True:
+        while not self.loop.is_closed():  # the worker's loop gone: nothing left to tell
             try:
                 if not feed.is_open:
                     feed.open()

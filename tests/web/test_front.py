@@ -456,10 +456,12 @@ def test_an_app_silent_past_the_request_seconds_is_answered_503_with_retry_after
         return [b"too late"]
 
     wire = Wire()
+    bodies = BufferedBodies(app, threads=1, max_body=100)
     try:
-        serve(app, Scope("/"), wire)
+        asyncio.run(asyncio.wait_for(bodies.__rsgi__(Scope("/"), wire), 30))
     finally:
-        release.set()
+        release.set()  # the app's thread goes on, and ends now
+        bodies.pool.shutdown(wait=True)
     assert wire.answer == _plain(503, front.OVERDUE, ("retry-after", str(RETRY_AFTER)))
 
 

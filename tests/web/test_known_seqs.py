@@ -46,6 +46,7 @@ def worker(tmp_path):
     yield store, poll, streams
     loop.call_soon_threadsafe(loop.stop)
     thread.join(timeout=5)
+    loop.close()  # and with it the waker (after its tick: one test makes that 30 s)
     pool.shutdown()
 
 
@@ -164,7 +165,9 @@ def test_a_change_is_answered_by_the_view_once_then_to_the_tables_other_phones_f
     finally:
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=5)
+        loop.close()
         pool.shutdown()
+        streams.waker.join(timeout=20)
         store.close()
 
 

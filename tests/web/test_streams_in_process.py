@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -77,17 +78,22 @@ def run(store, table, beat: float = 60.0):
     """``table(streams)`` on a real loop, with the worker's streams (beats every ``beat`` s)."""
     pool = ThreadPoolExecutor(max_workers=2)
 
+    streams = []
+
     async def main():
-        streams = stream.Streams(store, pool, beat=beat, tick=0.05)
+        streams.append(stream.Streams(store, pool, beat=beat, tick=0.05))
         try:
-            return await table(streams)
+            return await table(streams[0])
         finally:
-            streams.end_all()
+            streams[0].end_all()
 
     try:
         return asyncio.run(main())
     finally:
         pool.shutdown(wait=True)
+        if streams[0].waker is not None:  # with the loop, the waker ends (within a tick)
+            streams[0].waker.join(timeout=20)
+            assert not streams[0].waker.is_alive()
 
 
 def _append(store, gid: str, seq: int) -> None:
@@ -313,3 +319,47 @@ def test_after_the_waker_lost_the_database_the_streams_are_caught_up(store, capl
         received = run(store, table)
     assert received == [OPEN, change(1)]
     assert any("waker lost the database" in r.getMessage() for r in caplog.records)
+
+
+def test_the_streams_heartbeats_are_spread_over_ten_slices(store):
+    """Ten streams, one in each tenth of BEAT_SECONDS (not all woken at once); the eleventh shares."""
+    gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
+
+    async def table(streams):
+        phones = [Phone() for _ in range(11)]
+        for phone in phones:
+            asyncio.create_task(streams.serve(Scope("seq=0"), phone, gid, "127.0.0.1"))
+        await until(lambda: all(phone.received for phone in phones))
+        return [len(bucket) for bucket in streams.buckets]
+
+    assert run(store, table) == [2] + [1] * 9
+
+
+def test_a_new_streams_seq_is_read_on_the_workers_own_threads(store):
+    """The worker's pool (its one thread busy here) reads the seq: the stream opens once it is free."""
+    gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
+    pool = ThreadPoolExecutor(max_workers=1)
+    busy = threading.Event()
+
+    async def main():
+        streams.append(stream.Streams(store, pool, beat=60.0, tick=0.05))
+        held = pool.submit(busy.wait, 20)
+        phone = Phone()
+        task = asyncio.create_task(streams[0].serve(Scope("seq=0"), phone, gid, "127.0.0.1"))
+        await asyncio.sleep(1.0)
+        before = list(phone.received)
+        busy.set()
+        await until(lambda: phone.received)
+        streams[0].end_all()
+        await asyncio.wait_for(task, 10)
+        return before, held.result(), phone.received
+
+    streams = []
+    try:
+        before, held, received = asyncio.run(main())
+    finally:
+        busy.set()
+        pool.shutdown(wait=True)
+    streams[0].waker.join(timeout=20)
+    assert not streams[0].waker.is_alive()  # the loop ended: so did the waker
+    assert before == [] and held is True and received == [OPEN]
