@@ -336,7 +336,8 @@ def test_the_streams_heartbeats_are_spread_over_ten_slices(store):
 
 
 def test_a_new_streams_seq_is_read_on_the_workers_own_threads(store):
-    """The worker's pool (its one thread busy here) reads the seq: the stream opens once it is free."""
+    """The worker's pool (its one thread busy here) reads the seq: the stream opens once it is free,
+    with what was heard meanwhile if that is later than what it read."""
     gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
     pool = ThreadPoolExecutor(max_workers=1)
     busy = threading.Event()
@@ -348,6 +349,8 @@ def test_a_new_streams_seq_is_read_on_the_workers_own_threads(store):
         task = asyncio.create_task(streams[0].serve(Scope("seq=0"), phone, gid, "127.0.0.1"))
         await asyncio.sleep(1.0)
         before = list(phone.received)
+        # a change heard while the seq waits to be read is not lost: the later of the two is sent
+        streams[0].changed([(gid, 3)])
         busy.set()
         await until(lambda: phone.received)
         streams[0].end_all()
@@ -362,4 +365,35 @@ def test_a_new_streams_seq_is_read_on_the_workers_own_threads(store):
         pool.shutdown(wait=True)
     streams[0].waker.join(timeout=20)
     assert not streams[0].waker.is_alive()  # the loop ended: so did the waker
-    assert before == [] and held is True and received == [OPEN]
+    assert before == [] and held is True and received == ["retry: 2000\n" + change(3)]
+
+
+def test_a_change_wakes_every_stream_of_its_game_that_lacks_it(store):
+    """No waker here (the streams' loop set by hand): the changes are told by hand. Five phones
+    opened at seq 0 and five at seq 2; seq 1, heard late, goes to the five at 0 only, whatever the
+    order the game's streams are in; a later game's phone at its own seq is told nothing."""
+    gid = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
+    other = store.create_game(PLAYERS, ruleset="rolling-stock-stars")
+
+    async def table(streams):
+        streams.loop = asyncio.get_running_loop()  # started: no waker, no beats
+        behind, ahead, elsewhere = [Phone() for _ in range(5)], [Phone() for _ in range(5)], Phone()
+        for phone in behind:
+            asyncio.create_task(streams.serve(Scope(), phone, gid, "127.0.0.1"))
+        await until(lambda: all(phone.received for phone in behind))
+        for seq in (0, 1):
+            await asyncio.get_running_loop().run_in_executor(None, _append, store, gid, seq)
+        for phone in ahead:
+            asyncio.create_task(streams.serve(Scope(), phone, gid, "127.0.0.1"))
+        asyncio.create_task(streams.serve(Scope("seq=0"), elsewhere, other, "127.0.0.1"))
+        await until(lambda: all(phone.received for phone in ahead) and elsewhere.received)
+        streams.changed([(gid, 1), (other, 0)])
+        await until(lambda: all(len(phone.received) == 2 for phone in behind))
+        streams.changed([(gid, 2)])
+        await until(lambda: all(len(phone.received) == 3 for phone in behind))
+        return [p.received for p in behind], [p.received for p in ahead], elsewhere.received
+
+    behind, ahead, elsewhere = run(store, table)
+    assert behind == [["retry: 2000\n" + change(0), change(1), change(2)]] * 5
+    assert ahead == [["retry: 2000\n" + change(2)]] * 5  # a new phone with no seq: the current one
+    assert elsewhere == [OPEN]
