@@ -432,6 +432,21 @@ def test_share_redemption_variant():
         plain.apply({"type": "redeem", "corporation": "Bear"})
 
 
+def test_a_corporation_with_every_share_issued_may_only_redeem_or_skip():
+    """1.6.1 / 3.6: a corporation with all its 10 shares issued has none left to issue; in the
+    share redemption variant it is still asked, to redeem one (at the next higher free card)."""
+    g = position(["A", "B", "C"], game_type=["share_redemption"])
+    corp(g, "Bear", price=13, companies=["BD"], cash=30, shares={"A": 9}, bank=1)
+    enter(g, 1)
+    assert g.legal_actions() == [
+        {"type": "skip_issue", "player": "A", "corporation": "Bear"},
+        {"type": "redeem", "player": "A", "corporation": "Bear", "price": 14},
+    ]
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "issue", "corporation": "Bear"})
+    assert refused.value.message == "Bear has issued all its 10 shares."
+
+
 # ---------------------------------------------------------------------------- chapter 4's examples
 
 

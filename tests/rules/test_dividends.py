@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.rules import RuleError
+
 from .builders import corporation, drawn_until, enter_phase, phase_ends, table
 
 PLAYERS = ["Amy", "Brian", "Crystal"]
@@ -180,3 +182,45 @@ def test_reaching_75_in_phase_6_ends_the_game_in_phase_7(price, up):
     assert ends[(6, 6)]["game_over"] is False
     assert g.game_over and g.phase == 7 and g.snapshot()["next"] is None
     assert g.snapshot()["final"]["scores"]["Amy"] == 30 + 75
+
+
+# ---------------------------------------------------------------- what the log, the banker and the menu say
+def test_the_dividend_is_logged_and_each_holder_paid_by_the_corporation():
+    """The rulebook example: Synergistic pays 3 per share on its 3 shares (Amy 2, the bank 1),
+    30 - 9 = 21 left: Amy gets 6, the bank 3; 9 stars against 7: double up to 27."""
+    g, _ = example(cash=30)
+    assert g.legal_actions() == [{"type": "dividend", "player": "Amy", "corporation": SYN, "min": 0, "max": 7}]
+    g.apply({"type": "dividend", "corporation": SYN, "amount": 3})
+    assert g.journal[-1]["text"].startswith(f"{SYN} pays 3 per share; ")
+    moves = g.journal[-1]["moves"]
+    assert moves[:2] == ((SYN, "Amy", 6, "dividend"), (SYN, "Bank", 3, "dividend on bank shares"))
+
+
+def test_a_receiver_is_logged_paying_nothing():
+    g, _ = example(cash=30, shares={}, bank=3)
+    assert any(line.startswith(f"{SYN} (in receivership) pays 0 per share; ") for line in g._auto), g._auto
+
+
+def test_a_dividend_that_drops_the_price_to_0_is_logged_as_the_bankruptcy_it_is():
+    g = table(PLAYERS, turn=4)
+    corporation(g, "Junkyard Scrappers", price=6, companies=["BSE"], cash=7, shares={"Amy": 4}, bank=3)
+    enter_phase(g, 6)
+    g.apply({"type": "dividend", "corporation": "Junkyard Scrappers", "amount": 1})
+    assert any(
+        line.startswith("Junkyard Scrappers goes bankrupt (its share price fell to 0): ")
+        for line in g.journal[-1]["auto"]
+    )
+
+
+def test_refusals_say_what_a_dividend_may_be():
+    """3 shares and 8 in the treasury: at most 2 per share (the rulebook's example), though the
+    22 card allows 7."""
+    g, _ = example(cash=8)
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "dividend", "corporation": SYN, "amount": -1})
+    assert refused.value.message == "The dividend is a whole number of coins per share, 0 or more."
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "dividend", "corporation": SYN, "amount": 3})
+    assert refused.value.message == (
+        "Synergistic can pay at most 2 per share (share price 22 allows 7; 8 cash for 3 shares)."
+    )

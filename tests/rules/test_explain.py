@@ -8,7 +8,8 @@ import json
 import pytest
 
 from assistant.rules import RuleError
-from assistant.rules.core.phases.dividends import explain_price_after_dividend
+from assistant.rules.core.entities import Corporation
+from assistant.rules.core.phases.dividends import explain_dividend_limit, explain_price_after_dividend
 from assistant.rules.core.phases.income import explain_income
 from assistant.rules.core.phases.investment import explain_share_price
 from assistant.rules.core.pricing import explain_rating
@@ -17,7 +18,7 @@ from assistant.rules.registry import STARS
 from assistant.rules.stars.cards import CARDS
 from tests.project_games import played_game
 
-from .builders import corporation, drawn_until, table
+from .builders import corporation, drawn_until, place, table
 from .conftest import CONFORMANCE, require
 
 COMPANIES = CARDS.companies
@@ -63,6 +64,55 @@ def test_income_explanation_shows_cost_of_ownership_when_blue_is_on_top():
     assert "red 4, orange 4" in text
 
 
+def test_income_explanations_of_a_player_the_foreign_investor_and_a_corporation_in_full():
+    """Top card green: a red company costs 2 (the back of the deck's top card); Amy's KME earns 2 - 2;
+    Brian owns nothing; the foreign investor adds 5; only corporations earn synergies."""
+    g = table(PLAYERS, turn=3)
+    place(g, "KME", "Amy")
+    corporation(g, "Doppler AG", price=20, companies=["SZD"], cash=0, shares={"Amy": 1}, bank=1)
+    drawn_until(g, "green")
+    costs = "Cost of ownership per company: red 2 (the top card of the deck is green)."
+    players_earn_none = "Companies owned by players never earn synergies."
+    assert explain_income(g, "Amy") == {
+        "title": "Amy's income",
+        "total": 0,
+        "lines": ["KME: 2 − 2 cost of ownership", costs, players_earn_none],
+    }
+    assert explain_income(g, "Brian") == {
+        "title": "Brian's income",
+        "total": 0,
+        "lines": ["No companies.", costs, players_earn_none],
+    }
+    assert explain_income(g, "foreign_investor") == {
+        "title": "Foreign investor income",
+        "total": 5,
+        "lines": ["foreign investor: +5", costs],
+    }
+    doppler = explain_income(g, "Doppler AG")
+    assert doppler["title"] == "Doppler AG income" and doppler["lines"][-1] == costs
+
+
+@pytest.mark.parametrize(
+    "top, flipped, line",
+    [
+        ("red", False, "No cost of ownership now (the top card of the deck is red)."),
+        (None, False, "Cost of ownership per company: red 7, orange 7, yellow 7 (the game end card shows its front)."),
+        (
+            None,
+            True,
+            "Cost of ownership per company: red 10, orange 10, yellow 10, green 10 (the game end card shows its back).",
+        ),
+    ],
+)
+def test_income_explanation_says_where_the_cost_of_ownership_is_read(top, flipped, line):
+    """The cost is read on the back of the deck's top card, or on the game end card once the deck
+    is empty: its front (red, orange, yellow 7), its back once flipped (red to green 10)."""
+    g = table(PLAYERS, turn=3)
+    drawn_until(g, top)
+    g.end_flipped = flipped
+    assert explain_income(g, "Amy")["lines"][1] == line
+
+
 def test_stars_explanation_matches_the_dividend_example():
     # rulebook: DSB 3 + MS 2 + BPM 1 + BSE 1 + 2 for 21 cash = 9 stars; 3 shares at 22 require 7
     e = explain_rating(synergistic(), "Synergistic")
@@ -81,6 +131,76 @@ def test_price_after_dividend_explains_leapfrogging():
     e = explain_price_after_dividend(g, "Synergistic", 0)
     assert (e["target"], e["total"], e["skipped"]) == (27, 30, [27])
     assert any("leapfrogs to 30" in line for line in e["lines"])
+
+
+def test_price_after_dividend_in_full():
+    """The rulebook example: 30 in the treasury, 3 per share on 3 shares: 21 left, 9 stars against
+    7, double up to 27; with the 27 card in use, on to 30; with 27 and 30 in use, to 33."""
+    g = synergistic(cash=30)
+    assert explain_price_after_dividend(g, "Synergistic", 3) == {
+        "title": "Synergistic share price",
+        "total": 27,
+        "target": 27,
+        "skipped": [],
+        "lines": [
+            "Pays 3 × 3 shares = 9; 21 cash left.",
+            "9★ counted against 7★ required.",
+            "2 more: double up to 27.",
+        ],
+    }
+    g = synergistic(cash=30, doppler_at=27)
+    assert explain_price_after_dividend(g, "Synergistic", 3)["lines"][-1] == "27 is in use, so it leapfrogs to 30."
+    g = table(PLAYERS, turn=3)
+    corporation(g, "Synergistic", price=22, companies=["DSB", "MS", "BPM", "BSE"], cash=30, shares={"Amy": 2}, bank=1)
+    corporation(g, "Doppler AG", price=27, companies=["WT"], cash=0, shares={"Brian": 1}, bank=1)
+    corporation(g, "Stock Masters", price=30, companies=["BY"], cash=0, shares={"Crystal": 1}, bank=1)
+    drawn_until(g, "yellow")
+    assert explain_price_after_dividend(g, "Synergistic", 3)["lines"][-1] == (
+        "27, 30 are in use, so it leapfrogs to 33."
+    )
+
+
+def test_price_after_dividend_down_to_0_says_bankruptcy():
+    """Junkyard Scrappers at 6 with 7 shares and the BSE: 1 star against 4, double down to 0."""
+    g = table(PLAYERS, turn=4)
+    corporation(g, "Junkyard Scrappers", price=6, companies=["BSE"], cash=7, shares={"Amy": 4}, bank=3)
+    e = explain_price_after_dividend(g, "Junkyard Scrappers", 1)
+    assert e["total"] == 0 and e["lines"][0] == "Pays 1 × 7 shares = 7; 0 cash left."
+    assert e["lines"][-1] == "The 0 card means bankruptcy."
+    e = explain_price_after_dividend(synergistic(cash=30), "Synergistic", 0)
+    assert "The 0 card means bankruptcy." not in e["lines"]
+
+
+def test_classic_price_after_dividend_counts_the_cash_left_in_the_book_value():
+    """Classic 1.5.9: the DSB, MS, BPM, BSE at $22 with 3 shares, $22 in the treasury, $2 per
+    share: $16 left."""
+    from assistant.rules.registry import CLASSIC
+
+    g = CLASSIC.create(["A", "B", "C"], [])
+    corp = Corporation("Bear", 22, 10)
+    corp.cash, corp.issued, corp.bank_shares, corp.president = 22, 3, 1, "A"
+    g.corps["Bear"], g.price_holder[22] = corp, "Bear"
+    g.players["A"].shares["Bear"] = 2
+    for abbr in ("DSB", "MS", "BPM", "BSE"):
+        g._give_company(abbr, corp)
+    e = explain_price_after_dividend(g, "Bear", 2)
+    assert e["lines"][0] == "Pays $2 × 3 shares = $6; $16 cash left."
+    assert e["lines"][1].startswith("Book value: $16 cash + DSB ")
+
+
+def test_dividend_limit_in_full():
+    """The 22 card allows 7 per share; 8 in the treasury for 3 shares 2 (the rulebook's example);
+    the 75 card has no payout printed: 0."""
+    g = synergistic(cash=8)
+    assert explain_dividend_limit(g, "Synergistic") == {
+        "title": "Synergistic dividend",
+        "total": 2,
+        "lines": ["The 22 card allows up to 7 per share.", "8 cash for 3 issued shares allows 2 per share."],
+    }
+    g = table(PLAYERS, turn=9)
+    corporation(g, "Doppler AG", price=75, companies=["WT"], cash=40, shares={"Brian": 1}, bank=1)
+    assert explain_dividend_limit(g, "Doppler AG")["lines"][0] == "The 75 card allows up to 0 per share."
+    assert explain_dividend_limit(g, "Doppler AG")["total"] == 0
 
 
 def test_share_price_explanation_skips_cards_in_use():

@@ -116,3 +116,28 @@ def test_vintage_machinery_relief_up_to_10(top, expected):
     g = corp_position("Vintage Machinery", ["MHE", "WT"], top)
     assert g.snapshot()["corporations"]["Vintage Machinery"]["income"] == expected
     assert income_paid(g, "Vintage Machinery") == expected
+
+
+def test_the_log_and_the_banker_give_every_income_and_a_bankruptcy_does_not_stop_the_others():
+    """Top card green: red companies cost 2.  Amy's KME earns 2 - 2 = 0, Brian's BSE 1 - 2 = -1,
+    Crystal's DSB (yellow) 5; the foreign investor, with no company, its 5.  Junkyard Scrappers
+    (the BME, 1 - 2 = -1, nothing in its treasury) cannot pay and goes bankrupt ("a corporation
+    that cannot pay goes bankrupt"); Overseas Trading after it still earns its SZD's 7."""
+    g = table(PLAYERS, turn=3)
+    for abbr, owner in (("KME", "Amy"), ("BSE", "Brian"), ("DSB", "Crystal")):
+        place(g, abbr, owner)
+    corporation(g, "Junkyard Scrappers", price=10, companies=["BME"], cash=0, shares={"Amy": 1}, bank=1)
+    corporation(g, "Overseas Trading", price=20, companies=["SZD"], cash=0, shares={"Brian": 1}, bank=1)
+    drawn_until(g, "green")
+    enter_phase(g, 5)
+    assert g._auto[:2] == [
+        "Junkyard Scrappers goes bankrupt (it cannot pay its income of -1 with 0): its companies leave "
+        "the game, its shares are void, its charter is free again",
+        "Income: Amy +0, Brian −1, Crystal +5, foreign investor +5, Overseas Trading +7",
+    ]
+    assert g._moves == [
+        ("Brian", "Bank", 1, "income"),
+        ("Bank", "Crystal", 5, "income"),
+        ("Bank", "Foreign investor", 5, "income"),
+        ("Bank", "Overseas Trading", 7, "income"),
+    ]

@@ -35,9 +35,13 @@ def position(*corps):
 def test_issue_moves_down_and_the_bank_pays_the_new_price():
     g, ends = position(("Doppler AG", 20, {"Amy": 1}, 1, ["DSB"]))
     assert g.next == {"player": "Amy", "for": "issue", "corporation": "Doppler AG"}
-    item = next(i for i in g.legal_actions() if i["type"] == "issue")
-    assert item["price"] == 18
+    assert g.legal_actions() == [
+        {"type": "issue", "player": "Amy", "corporation": "Doppler AG", "price": 18},
+        {"type": "skip_issue", "player": "Amy", "corporation": "Doppler AG"},
+    ]
     g.apply({"type": "issue", "corporation": "Doppler AG"})
+    assert g.journal[-1]["text"] == "Doppler AG issues a share for 18"
+    assert ("Bank", "Doppler AG", 18, "issues a share") in g.journal[-1]["moves"]
     corp = ends[(3, 8)]["corporations"]["Doppler AG"]
     assert (corp["share_price"], corp["cash"], corp["issued"], corp["bank_shares"], corp["unissued"]) == (
         18,
@@ -85,12 +89,18 @@ def test_receivership_issues_by_itself():
     corp = ends[(3, 8)]["corporations"]["Doppler AG"]
     assert (corp["share_price"], corp["cash"], corp["bank_shares"]) == (18, 28, 3)
     assert not any(e["type"] in ("issue", "skip_issue") for e in g.events)
+    assert "Doppler AG (in receivership) issues a share for 18" in g._auto
 
 
 def test_receivership_issues_even_into_bankruptcy():
     g, ends = position(("Doppler AG", 5, {}, 2, ["BSE"]))
     assert "Doppler AG" not in ends[(3, 8)]["corporations"]
     assert "BSE" not in g.owner
+    assert [line for line in g._auto if line.startswith("Doppler AG")] == [
+        "Doppler AG goes bankrupt (issuing a share dropped its price to 0): its companies leave the game, "
+        "its shares are void, its charter is free again",
+        "Doppler AG (in receivership) issues a share",
+    ]
 
 
 def test_president_may_issue_into_bankruptcy():

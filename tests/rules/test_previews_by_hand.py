@@ -73,6 +73,49 @@ def test_dividend_chart_leapfrogs_a_card_in_use():
     assert (first["target"], first["new_price"], first["skipped"]) == (27, 30, [27])
 
 
+def test_dividend_chart_of_a_corporation_that_drops_whatever_it_pays():
+    # Overseas Trading at 20 with 4 issued shares (Amy 2, the bank 2), the DSB (3 stars), 40 cash:
+    # the 20 card allows 6 per share, 40 cash for 4 shares 10.  The card requires 8 stars for 4
+    # shares; 40 left: 3 + 4 = 7, one fewer: one down to 18; 36 to 16 left: 3 + 3 or less, two
+    # or more fewer: two down to 16 (no card in use)
+    g = table(PLAYERS, turn=3)
+    corporation(g, "Overseas Trading", price=20, companies=["DSB"], cash=40, shares={"Amy": 2}, bank=2)
+    drawn_until(g, "yellow")
+    enter_phase(g, 6)
+    chart = dividend_chart(g)
+    assert {k: v for k, v in chart.items() if k != "rows"} == {
+        "corporation": "Overseas Trading",
+        "price": 20,
+        "issued": 4,
+        "cash": 40,
+    }
+    assert [(r["amount"], r["cash_left"], r["stars"], r["required"]) for r in chart["rows"]] == [
+        (a, 40 - 4 * a, 3 + (40 - 4 * a) // 10, 8) for a in range(7)
+    ]
+    assert [(r["target"], r["new_price"], r["skipped"], r["effect"]) for r in chart["rows"]] == [
+        (18, 18, [], "drop")
+    ] + [(16, 16, [], "drop")] * 6
+    assert [r["payouts"] for r in chart["rows"]] == [{"Amy": 2 * a, "Bank": 2 * a} for a in range(7)]
+
+
+def test_dividend_chart_names_the_top_card_and_bankruptcy():
+    # Stars, Inc. at 68 with 2 shares, the HR (5 stars) and 80 cash: 5 + 8 + 2 (its bonus) = 15
+    # against the 14 the 68 card requires: one up, to 75, the top card
+    g = table(PLAYERS, turn=9)
+    drawn_until(g, "blue")
+    corporation(g, "Stars, Inc.", price=68, companies=["HR"], cash=80, shares={"Brian": 1}, bank=1)
+    enter_phase(g, 6)
+    first = dividend_chart(g)["rows"][0]
+    assert (first["new_price"], first["effect"]) == (75, "75")
+    # Junkyard Scrappers at 6 with 7 shares, the BSE (1 star), 7 cash: 4 stars required; paying 0
+    # or 1, 1 star: double down from 6, to 0: bankruptcy
+    g = table(PLAYERS, turn=4)
+    corporation(g, JUNKYARD, price=6, companies=["BSE"], cash=7, shares={"Amy": 4}, bank=3)
+    enter_phase(g, 6)
+    rows = dividend_chart(g)["rows"]
+    assert [(r["amount"], r["new_price"], r["effect"]) for r in rows] == [(0, 0, "bankrupt"), (1, 0, "bankrupt")]
+
+
 def ipo_by_hand(face: int, price: int, cash: int) -> dict:
     """Form Corporation, by the canonical rules."""
     shares = 2 if face > price else 1

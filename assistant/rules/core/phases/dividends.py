@@ -54,7 +54,7 @@ class DividendsMixin:
                 f"{self.ruleset.cash(self.max_payout(corp))}; {self.ruleset.cash(corp.cash)} cash for {words.count(corp.issued, 'share')})."
             )
         self.queue.pop(0)
-        return self._pay_dividend(corp, amount, "")
+        return self._pay_dividend(corp, amount, "")  # pragma: no mutate: None, like "", adds no note
 
     def _pay_dividend(self, corp, amount, note) -> str:
         if amount:
@@ -119,7 +119,7 @@ def dividend_chart(game) -> dict | None:
                 else "keep"
                 if new == corp.price
                 else "raise"
-                if new > corp.price
+                if new > corp.price  # pragma: no mutate: new == corp.price is "keep" above
                 else "drop",
                 "payouts": payouts,
             }

@@ -26,13 +26,13 @@ class IncomeMixin:
         paid.append(("foreign investor", income))
         for corp in list(self.corps.values()):
             income = self.corporation_income(corp.name, corp.companies, costs).total
-            if income < 0 and corp.cash < -income:
+            if income < 0 and corp.cash < -income:  # pragma: no mutate: at 0 the treasury is never < 0
                 self._go_bankrupt(corp, f"it cannot pay its income of {income} with {corp.cash}")
                 continue
             corp.cash += income
             self._money("Bank", corp.name, income, "income")
             paid.append((corp.name, income))
-        said = self.ruleset.phase_name(self.phase_no("income")) or "Income"
+        said = self.ruleset.phase_name(self.phase_no("income")) or "Income"  # pragma: no mutate: every ruleset names it
         self._log(
             said[:1].upper()
             + said[1:]
