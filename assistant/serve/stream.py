@@ -101,7 +101,7 @@ class Streams:
         self.buckets: list[set[_Stream]] = [set() for _ in range(BUCKETS)]
         self.loop: asyncio.AbstractEventLoop | None = None
         self.waker: _Waker | None = None
-        self._beats: asyncio.Task | None = None
+        self._beats: asyncio.Task | None = None  # pragma: no mutate: only holds the task (never read)
         self._next = 0
         self._logged = -LOG_EVERY
         self.known = KnownSeqs()  # what the polls answer from (known.py), kept by the waker
