@@ -54,10 +54,11 @@ def texts(game, prefix: list[dict], rows: list[dict]) -> list[str]:
     # "redo", "undo", "jump" or None, the words' subject: a node or a _Jump)
     chain = [_Node(None, 0)]
     for event in prefix:
-        chain.append(chain[-1].child(_key(event), new=False))
+        chain.append(chain[-1].child(_key(event), new=False))  # pragma: no mutate: more copies, none read
     walk: list[tuple] = []
     node = chain[-1]
-    taken = [(a, b, b) for a, b in zip(chain, chain[1:], strict=False)]  # entries in effect: (from, to, subject)
+    # the entries in effect: (from, to, subject)
+    taken = [(a, b, b) for a, b in zip(chain, chain[1:], strict=False)]  # pragma: no mutate: strict=None is False
     back: list[tuple] = []  # the entries undone since the last new entry: what a redo brings back
     log = Walk.of_events(prefix)  # what each row does
     for event in rows:
@@ -68,13 +69,13 @@ def texts(game, prefix: list[dict], rows: list[dict]) -> list[str]:
         if move == TAKEN_BACK:
             entry = taken.pop()
             back.append(entry)
-            walk.append((node, entry[0], "undo", entry[2]))
+            walk.append((node, entry[0], "undo", entry[2]))  # pragma: no mutate: its node after is only told from None
             node = entry[0]
             continue
         if move == RESTORED:
             entry = back.pop()
             taken.append(entry)
-            walk.append((node, entry[1], "redo", entry[2]))
+            walk.append((node, entry[1], "redo", entry[2]))  # pragma: no mutate: its node after is only told from None
             node = entry[1]
             continue
         back.clear()
@@ -101,7 +102,7 @@ def texts(game, prefix: list[dict], rows: list[dict]) -> list[str]:
         taken.append((node, child, child))
         node = child
     # pass 2: one replay of the prefix; the states where new events are applied
-    for node, event in zip(chain, prefix, strict=False):
+    for node, event in zip(chain, prefix, strict=False):  # pragma: no mutate: strict=None is False
         if node.fresh_children:
             node.state = game.fork()
         game.apply(event)
@@ -117,9 +118,9 @@ def texts(game, prefix: list[dict], rows: list[dict]) -> list[str]:
             before.fresh_children -= 1
             state = before.state if not before.fresh_children else before.state.fork()
             if not before.fresh_children:
-                before.state = None  # its last new child takes it over
+                before.state = None  # pragma: no mutate: never read again: its last new child took it over
             state.apply(what)
-            after.state = state if after.fresh_children else None
+            after.state = state if after.fresh_children else None  # pragma: no mutate: read only by a new child
             after.text = entry_text(state.journal[-1])
             if subject is None:
                 continue
@@ -175,8 +176,10 @@ class _Node:
         self.parent, self.depth = parent, depth
         self.children: dict[str, _Node] = {}
         self.fresh_children = 0  # children the rows create (not on the prefix)
-        self.state = None  # the engine game at this node, while a new child still needs it
-        self.text: str | None = None  # the journal text of the event leading here
+        # the engine game at this node, while a new child still needs it (set before it is read)
+        self.state = None  # pragma: no mutate: set before it is read
+        # the journal text of the event leading here (set before it is read: the root is nobody's subject)
+        self.text: str | None = None  # pragma: no mutate: set before it is read
 
     def child(self, key: str, new: bool) -> _Node:
         node = self.children[key] = _Node(self, self.depth + 1)
