@@ -141,3 +141,69 @@ def test_two_companies_of_one_owner_form_two_corporations():
     snap = ends[(2, 9)]
     assert snap["players"]["Amy"]["cash"] == 30 - 2 - 6
     assert snap["players"]["Amy"]["shares"] == {"Prussian Railway": 1, "Doppler AG": 1}
+
+
+def test_the_prussian_railway_example_as_the_banker_moves_it():
+    """ "You have to pay 3 into the treasury ... The bank receives the second Prussian Railway share
+    and pays 11": Amy pays 3, the bank 11."""
+    g, _ = ipo_position("MHE")
+    assert [{k: v for k, v in i.items() if k != "options"} for i in g.legal_actions()] == [
+        {"type": "ipo", "player": "Amy", "company": "MHE"},
+        {"type": "skip_ipo", "player": "Amy", "company": "MHE"},
+    ]
+    g.apply({"type": "ipo", "company": "MHE", "corporation": "Prussian Railway", "price": 11})
+    assert g.journal[-1]["moves"][:2] == (
+        ("Amy", "Prussian Railway", 3, "IPO payment"),
+        ("Bank", "Prussian Railway", 11, "buys IPO shares"),
+    )
+    assert g.journal[-1]["text"] == (
+        "Amy forms Prussian Railway with the MHE at 11: 1 share each for Amy and the bank, Amy pays 3, treasury 14"
+    )
+
+
+def test_example_2_as_the_banker_moves_it():
+    """Example 2: BY (12) at 11, two shares each: Amy pays 2 x 11 - 12 = 10, the bank 22."""
+    g, _ = ipo_position("BY", "orange")
+    g.apply({"type": "ipo", "company": "BY", "corporation": "Doppler AG", "price": 11})
+    assert g.journal[-1]["moves"][:2] == (
+        ("Amy", "Doppler AG", 10, "IPO payment"),
+        ("Bank", "Doppler AG", 22, "buys IPO shares"),
+    )
+
+
+def test_a_company_staying_private_is_named():
+    g, _ = ipo_position("MHE")
+    g.apply({"type": "skip_ipo", "company": "MHE"})
+    assert g.journal[-1]["text"] == "The MHE stays private"
+
+
+def test_refusals_name_the_allowed_prices_and_the_cost():
+    """A red company starts at 10, 11, 12, 13 or 14; 23 is no share price card; the MHE (8) at 14
+    with 5 money: one share (worth more than the face value), 14 - 8 = 6 to pay."""
+    g, _ = ipo_position("MHE", amy_cash=5)
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "ipo", "company": "MHE", "corporation": "Doppler AG", "price": 23})
+    assert refused.value.message == "23 is not a share price."
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "ipo", "company": "MHE", "corporation": "Doppler AG", "price": 20})
+    assert refused.value.message == "20 is not an IPO price for a red company (allowed: 10, 11, 12, 13, 14)."
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "ipo", "company": "MHE", "corporation": "Doppler AG", "price": 14})
+    assert refused.value.message == "Forming Doppler AG at 14 costs Amy 6 (1 × 14 − face value 8); Amy has 5."
+
+
+def test_an_ipo_out_of_turn_or_out_of_its_phase_is_refused():
+    """Descending face value order: the MHE (8) before the BSE (2); IPOs are phase 9."""
+    g = table(PLAYERS, turn=1)
+    place(g, "MHE", "Amy")
+    place(g, "BSE", "Brian")
+    enter_phase(g, 9)
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "skip_ipo", "company": "BSE"})
+    assert refused.value.message == (
+        "It is the MHE's turn to go public or not (descending face value order), not the BSE's."
+    )
+    g.phase = 6
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "skip_ipo", "company": "MHE"})
+    assert refused.value.message == "IPOs happen in phase 9; it is phase 6 now."
