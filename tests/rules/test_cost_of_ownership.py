@@ -222,3 +222,68 @@ def test_when_no_closing_saves_it_the_bankruptcy_ahead_says_so_and_happens():
     ends = phase_ends(g)
     g.apply({"type": "done", "phase": 4})
     assert "Synergistic" not in ends[(5, 5)]["corporations"]
+
+
+# ---------------------------------------------------------------- closing, as the log and the banker say it
+def test_the_log_names_each_automatic_closing_with_its_reason_and_bonus():
+    """Blue on top: red and orange cost 4.  The foreign investor closes the BSE (1 - 4 < 0); the
+    receiver of Junkyard Scrappers closes its reds, the BME and the KME (cost 4), the BME first
+    (lower face value), each with the scrapping bonus of twice its printed income (1, 2)."""
+    g = synergistic(
+        "blue", companies=["KME", "BME", "DSB"], shares={}, bank=2, name="Junkyard Scrappers", extra=[("BSE", FI)]
+    )
+    enter_phase(g, 4)
+    assert g._auto[:3] == [
+        "The foreign investor closes the BSE (income 1, cost 4)",
+        "Junkyard Scrappers (in receivership) closes the BME and receives a scrapping bonus of 2",
+        "Junkyard Scrappers (in receivership) closes the KME and receives a scrapping bonus of 4",
+    ]
+    assert g._moves[:2] == [
+        ("Bank", "Junkyard Scrappers", 2, "scrapping bonus for the BME"),
+        ("Bank", "Junkyard Scrappers", 4, "scrapping bonus for the KME"),
+    ]
+
+
+def test_a_closing_at_the_table_is_written_with_its_bonus():
+    g = synergistic("yellow", companies=["AKE", "DSB"], name="Junkyard Scrappers", extra=[("BSE", "Brian")])
+    enter_phase(g, 4)
+    assert [i for i in g.legal_actions() if i["type"] == "close"] == [
+        {"type": "close", "company": "BSE", "owner": "Brian", "player": "Brian"},
+        {"type": "close", "company": "AKE", "owner": "Junkyard Scrappers", "player": "Amy"},
+        {"type": "close", "company": "DSB", "owner": "Junkyard Scrappers", "player": "Amy"},
+    ]
+    g.apply({"type": "close", "company": "BSE"})
+    assert g.journal[-1]["text"] == "Brian closes the BSE"
+    g.apply({"type": "close", "company": "AKE"})
+    assert g.journal[-1]["text"] == "Junkyard Scrappers closes the AKE and receives a scrapping bonus of 4"
+    assert g.journal[-1]["moves"][0] == ("Bank", "Junkyard Scrappers", 4, "scrapping bonus for the AKE")
+
+
+def test_closing_refusals_say_why():
+    g = table(PLAYERS, turn=5)
+    corporation(g, "Synergistic", price=20, companies=["DSB"], cash=20, shares={"Amy": 1}, bank=1)
+    corporation(g, "Doppler AG", price=16, companies=["MHE", "BPM"], cash=0, shares={}, bank=2)
+    for abbr, owner in (("BSE", "Brian"), ("KME", FI), ("WT", "available")):
+        place(g, abbr, owner)
+    drawn_until(g, "green")
+    enter_phase(g, 4)
+    for event, message in (
+        ({"type": "close", "company": "XYZ"}, "There is no company 'XYZ'."),
+        ({"type": "close", "company": "WT"}, "The WT is not owned by anyone."),
+        ({"type": "close", "company": "KME"}, "The foreign investor closes its companies by itself."),
+        (
+            {"type": "close", "company": "MHE"},
+            "Doppler AG is in receivership; the receiver closes companies by itself.",
+        ),
+        (
+            {"type": "close", "company": "DSB"},
+            "The DSB is the only company of Synergistic; a corporation keeps at least one.",
+        ),
+    ):
+        with pytest.raises(RuleError) as refused:
+            g.apply(event)
+        assert refused.value.message == message
+    g.apply({"type": "done", "phase": 4})
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "close", "company": "BSE"})
+    assert refused.value.message.startswith("Companies are closed in phase 4 (closing); it is phase ")
