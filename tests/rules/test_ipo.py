@@ -18,7 +18,7 @@ import pytest
 from assistant.rules import RuleError
 from assistant.rules.registry import STARS
 
-from .builders import drawn_until, enter_phase, phase_ends, place, table
+from .builders import corporation, drawn_until, enter_phase, phase_ends, place, table
 
 CORPORATIONS = STARS.corporations
 
@@ -207,3 +207,15 @@ def test_an_ipo_out_of_turn_or_out_of_its_phase_is_refused():
     with pytest.raises(RuleError) as refused:
         g.apply({"type": "skip_ipo", "company": "MHE"})
     assert refused.value.message == "IPOs happen in phase 9; it is phase 6 now."
+
+
+def test_a_company_cannot_go_public_when_every_charter_is_in_play():
+    """Eight corporations, eight charters: the MHE's owner is not asked, the log says why."""
+    g = table(PLAYERS, turn=2)
+    prices, companies = (10, 11, 12, 13, 14, 16, 18, 20), ("BSE", "KME", "AKE", "WT", "BY", "BD", "KK", "DSB")
+    taken = zip(CORPORATIONS, prices, companies, strict=True)
+    for name, price, abbr in taken:
+        corporation(g, name, price=price, companies=[abbr], cash=0, shares={"Brian": 1}, bank=1)
+    place(g, "MHE", "Amy")
+    enter_phase(g, 9)
+    assert "The MHE cannot go public: no charter is free" in g._auto
