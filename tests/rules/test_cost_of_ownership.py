@@ -176,9 +176,13 @@ def test_player_must_close_to_pay_a_negative_income():
     enter_phase(g, 4)
     assert not any(item["type"] == "done" for item in g.legal_actions())
     before = g.snapshot()
+    must = "Brian must close companies first: 0 money and -1 income (a player must be able to pay a negative income)."
     with pytest.raises(RuleError) as err:
         g.apply({"type": "done", "phase": 4})
-    assert "Brian" in err.value.message and "-1" in err.value.message
+    assert err.value.message == must
+    with pytest.raises(RuleError) as err:
+        g.apply({"type": "player_done", "player": "Brian", "phase": 4})
+    assert err.value.message == must
     assert g.snapshot() == before
     g.apply({"type": "close", "company": "BSE"})
     g.apply({"type": "done", "phase": 4})

@@ -271,3 +271,37 @@ def test_the_only_corporation_that_may_intervene_lets_it_go_without_a_too():
     assert g.journal[-1]["text"] == (
         f"{VINTAGE} lets it go. Nobody intervenes: {JUNKYARD} buys the WT from the foreign investor for 14"
     )
+
+
+# ---------------------------------------------------------------------- "I'm done" in the closing phase, in words
+def test_the_closing_phase_ends_in_its_own_words():
+    g = closing_position()
+    assert [m for m in g.legal_actions() if m["type"] in ("player_done", "done")] == [
+        {"type": "player_done", "player": "Amy", "phase": 4},
+        {"type": "player_done", "player": "Brian", "phase": 4},
+        {"type": "done", "phase": 4, "waiting_for": ["Amy", "Brian"]},
+    ]
+    g.apply({"type": "player_done", "player": "Brian", "phase": 4})
+    assert g.journal[-1]["text"] == "Brian is done; waiting for Amy"
+    g.apply({"type": "player_done", "player": "Amy", "phase": 4})
+    assert g.journal[-1]["text"] == "Amy is done"
+    assert "Everyone who could act is done (Brian, Amy): Closing done" in g.journal[-1]["auto"]
+    g = closing_position()
+    g.apply({"type": "done", "phase": 4})
+    assert g.journal[-1]["text"] == "Closing done"
+    g = closing_position()
+    g.apply({"type": "close", "company": "BPM"})  # Doppler AG keeps the BY: only Amy could act
+    g.apply({"type": "close", "company": "MHE"})  # and now nobody
+    assert "Nobody can act any more in this phase: Closing done" in g.journal[-1]["auto"]
+
+
+def test_done_refusals_say_why():
+    g = closing_position()
+    for event, message in (
+        ({"type": "player_done", "player": "Zed", "phase": 4}, "'Zed' is not a player in this game."),
+        ({"type": "done", "phase": 5}, "Only phase 3 (acquisition) and phase 4 (closing) are declared done."),
+        ({"type": "done", "phase": 3}, "It is phase 4, not phase 3."),
+    ):
+        with pytest.raises(RuleError) as refused:
+            g.apply(event)
+        assert refused.value.message == message
