@@ -190,8 +190,9 @@ def _reply(protocol, status: int, text: str, extra: list | None = None) -> None:
 
 
 def _split(address: str, default_port: str) -> tuple[str, str]:
-    host, sep, port = (address or "").rpartition(":")
-    return (host, port) if sep else (address or "", default_port)
+    address = address or ""
+    host, sep, port = address.rpartition(":")
+    return (host, port) if sep else (address, default_port)
 
 
 def _environ(scope, headers: list[tuple[str, str]], body: bytes, client: str | None = None) -> dict:

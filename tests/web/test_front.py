@@ -491,3 +491,33 @@ def test_a_chunked_request_to_a_version_path_is_never_the_polls(served):
     headers = [("transfer-encoding", "chunked")]
     serve(wsgi, Scope(f"/games/{gid}/version", query="seq=0", headers=headers), wire, poll=poll)
     assert wire.answer[0] == 204 and taken == [f"/games/{gid}/version"]
+
+
+def test_ipv6_addresses_keep_their_colons():
+    app = Echo()
+    serve(app, Scope("/", client="[::1]:40000", server="[::1]:5000"), Wire())
+    environ = app.environs[0]
+    assert (environ["SERVER_NAME"], environ["SERVER_PORT"]) == ("[::1]", "5000")
+    assert (environ["REMOTE_ADDR"], environ["REMOTE_PORT"]) == ("::1", "40000")
+
+
+def test_a_poll_with_a_host_the_app_refuses_is_the_apps_400_and_without_streams_the_poll_still_answers(served):
+    """The fast answer never bypasses the Host check (hosts.py); and a front with no streams (no
+    store given) still answers the polls itself."""
+    app, store, gid = served
+    poll: FastPoll = app.extensions["rss_poll"]
+    assert app.test_client().get(f"/games/{gid}/version?seq=0").status_code == 204  # learned
+    bodies = BufferedBodies(app.wsgi_app, threads=1, max_body=100, poll=poll)
+    assert bodies.streams is None
+    good, bad = Wire(), Wire()
+
+    async def table():
+        await bodies.__rsgi__(Scope(f"/games/{gid}/version", query="seq=0", headers=[("host", "table.local")]), good)
+        await bodies.__rsgi__(Scope(f"/games/{gid}/version", query="seq=0", headers=[("host", "bad host")]), bad)
+
+    try:
+        asyncio.run(asyncio.wait_for(table(), 30))
+    finally:
+        bodies.pool.shutdown(wait=True)
+    assert good.answer[0] == 204 and dict(good.answer[1])["X-RSS-Seq"] == "0"
+    assert bad.answer[0] == 400 and b"Host header" in bad.answer[2]
