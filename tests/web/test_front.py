@@ -521,3 +521,98 @@ def test_a_poll_with_a_host_the_app_refuses_is_the_apps_400_and_without_streams_
         bodies.pool.shutdown(wait=True)
     assert good.answer[0] == 204 and dict(good.answer[1])["X-RSS-Seq"] == "0"
     assert bad.answer[0] == 400 and b"Host header" in bad.answer[2]
+
+
+def test_the_streams_read_their_seq_on_the_apps_own_threads(served):
+    """One thread: while an app request holds it, a new stream waits for its seq; then it opens."""
+    app, store, gid = served
+    release = threading.Event()
+
+    def wsgi(environ, start_response):
+        release.wait(20)
+        return app.wsgi_app(environ, start_response)
+
+    bodies = BufferedBodies(wsgi, threads=1, max_body=100, store=store)
+
+    class StreamWire(Wire):
+        def __init__(self):
+            super().__init__()
+            self.sent: list[str] = []
+
+        def response_stream(self, status, headers):
+            return self
+
+        async def send_str(self, text):
+            self.sent.append(text)
+
+    phone = StreamWire()
+
+    async def table():
+        page = asyncio.create_task(bodies.__rsgi__(Scope(f"/games/{gid}"), Wire()))
+        await asyncio.sleep(0.2)  # the app's thread has taken it
+        stream = asyncio.create_task(bodies.__rsgi__(Scope(f"/games/{gid}/stream", query="seq=0"), phone))
+        await asyncio.sleep(1.0)
+        before = list(phone.sent)
+        release.set()
+        for _ in range(1000):
+            if phone.sent:
+                break
+            await asyncio.sleep(0.01)
+        bodies.streams.end_all()
+        await asyncio.wait_for(asyncio.gather(page, stream), 20)
+        return before
+
+    try:
+        before = asyncio.run(asyncio.wait_for(table(), 60))
+    finally:
+        release.set()
+        bodies.pool.shutdown(wait=True)
+    # it opens (with a heartbeat when one came due while it waited)
+    assert before == [] and phone.sent[0] in ("retry: 2000\n: open\n\n", "retry: 2000\n: beat\nevent: beat\ndata:\n\n")
+
+
+def test_each_request_answered_for_a_silent_app_counts_as_overdue_until_it_ends(monkeypatch):
+    monkeypatch.setenv("RSS_REQUEST_SECONDS", "0.3")
+    release = threading.Event()
+
+    def app(environ, start_response):
+        release.wait(20)
+        start_response("200 OK", [])
+        return [b"late"]
+
+    bodies = BufferedBodies(app, threads=2, max_body=100)
+    wires = [Wire(), Wire()]
+
+    async def table():
+        await asyncio.gather(
+            *(bodies.__rsgi__(Scope("/", client=f"127.0.0.{i + 2}:1"), w) for i, w in enumerate(wires))
+        )
+        overdue = bodies.overdue
+        release.set()
+        for _ in range(2000):
+            if bodies.overdue == 0:
+                break
+            await asyncio.sleep(0.01)
+        return overdue, bodies.overdue
+
+    try:
+        overdue, after = asyncio.run(asyncio.wait_for(table(), 60))
+    finally:
+        release.set()
+        bodies.pool.shutdown(wait=True)
+    assert [w.answer[0] for w in wires] == [503, 503] and (overdue, after) == (2, 0)
+
+
+def test_an_error_raised_again_keeps_where_the_app_raised_it():
+    def app(environ, start_response):
+        write = start_response("200 OK", [])
+        write(b"half")
+        try:
+            raise ValueError("while rendering")
+        except ValueError:
+            start_response("500 Internal Server Error", [], sys.exc_info())
+        return []
+
+    with pytest.raises(ValueError) as raised:
+        serve(app, Scope("/"), Wire())
+    assert any('raise ValueError("while rendering")' in str(entry.statement) for entry in raised.traceback)
