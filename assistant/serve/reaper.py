@@ -282,10 +282,10 @@ class Reaper:
                 found = Reaped()
             stop.wait(SOON if found.near_cap or found.crowded else INTERVAL)
 
-    def start(self) -> threading.Thread | None:
+    def start(self, stop: threading.Event | None = None) -> threading.Thread | None:
         if not os.path.isdir("/proc/self/fd"):
             return None
-        thread = threading.Thread(target=self.run, name="rss-reaper", daemon=True)
+        thread = threading.Thread(target=self.run, args=(stop,), name="rss-reaper", daemon=True)
         thread.start()
         return thread
 

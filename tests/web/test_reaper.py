@@ -127,3 +127,158 @@ def test_a_new_connection_is_seen_at_the_next_scan_not_only_at_the_full_look(lis
     time.sleep(0.3)  # past the head deadline; nothing opened or closed since: only the silent one is read
     assert reaper.scan().silent == 1
     assert ended(quiet)
+
+
+# -- the settings, the scan's loop and its thread ------------------------------------------------
+def test_the_head_deadline_and_the_cap_come_from_the_settings_and_the_open_file_limit(monkeypatch):
+    """docs/operations.md: RSS_HEAD_SECONDS 30, RSS_CLIENT_CONNECTIONS 2,000, and at most a quarter
+    of what the open-file limit leaves past 256 descriptors (never under 16)."""
+    import resource
+
+    from assistant.serve.reaper import client_connections, head_seconds
+
+    monkeypatch.delenv("RSS_HEAD_SECONDS", raising=False)
+    monkeypatch.delenv("RSS_CLIENT_CONNECTIONS", raising=False)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        assert head_seconds() == 30.0
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 65536), hard))
+        assert client_connections() == (2000 if min(hard, 65536) >= 8256 else (min(hard, 65536) - 256) // 4)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))  # a host's default
+        assert client_connections() == 192  # (1,024 - 256) / 4
+        resource.setrlimit(resource.RLIMIT_NOFILE, (300, hard))
+        assert client_connections() == 16  # (300 - 256) / 4 = 11: at least 16
+        monkeypatch.setenv("RSS_HEAD_SECONDS", "2.5")
+        monkeypatch.setenv("RSS_CLIENT_CONNECTIONS", "100")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))
+        assert head_seconds() == 2.5 and client_connections() == 100
+        assert Reaper(1).head_ms == 2500 and Reaper(1).per_client == 100  # a reaper given neither
+        assert Reaper(1, head=0.25, per_client=7).head_ms == 250 and Reaper(1, per_client=7).per_client == 7
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+class Stop:
+    """The scan loop's stop event, noting how long each wait between two scans was; it stops the
+    loop after ``scans`` of them."""
+
+    def __init__(self, scans: int):
+        self.waits: list[float] = []
+        self.scans = scans
+
+    def is_set(self) -> bool:
+        return len(self.waits) >= self.scans
+
+    def wait(self, seconds: float) -> bool:
+        self.waits.append(seconds)
+        return self.is_set()
+
+
+def test_the_loop_scans_every_second_and_after_0_2_s_near_a_cap(listener):
+    """Cap 4: one address's two connections are far from it (a scan a second); a third makes it
+    near (3 of 4: the next scan after 0.2 s)."""
+    for _ in range(2):
+        listener.connect("127.0.0.2", b"GET")
+    reaper = Reaper(listener.port, head=60, per_client=4)
+    stop = Stop(2)
+    reaper.run(stop)
+    listener.connect("127.0.0.2", b"GET")
+    near = Stop(1)
+    reaper.run(near)
+    assert stop.waits == [1.0, 1.0] and near.waits == [0.2]
+
+
+def test_the_loop_goes_on_after_a_failed_scan(listener, caplog):
+    reaper = Reaper(listener.port, head=60, per_client=4)
+    reaper.talked = None  # a scan that cannot read what it knew fails
+    listener.connect("127.0.0.2", b"GET")
+    stop = Stop(2)
+    with caplog.at_level("ERROR", logger="assistant.serve.reaper"):
+        reaper.run(stop)
+    assert stop.waits == [1.0, 1.0]  # the next scan a second later all the same (this one does not fail)
+    assert [r.getMessage() for r in caplog.records] == ["the connection scan failed"]
+
+
+def test_the_scan_runs_in_a_daemon_thread_of_its_own(listener):
+    import threading
+
+    quiet = listener.connect("127.0.0.2")
+    stop = threading.Event()
+    thread = Reaper(listener.port, head=0.2, per_client=100).start(stop)
+    try:
+        assert thread.name == "rss-reaper" and thread.daemon
+        deadline = time.monotonic() + 20
+        while not ended(quiet):
+            assert time.monotonic() < deadline, "the silent connection was never ended"
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
+# -- what a scan finds ---------------------------------------------------------------------------
+def test_each_connection_found_is_its_own_descriptor_and_socket(listener):
+    """connections(): the worker's descriptor and the kernel's inode of each; one a scan saw talk
+    (``talked``) is taken at its word, with no call on it."""
+    first = listener.connect("127.0.0.2", b"GET")
+    second = listener.connect("127.0.0.3")
+    time.sleep(0.1)
+    fds = [s.fileno() for s in listener.accepted]
+    inodes = [os.readlink(f"/proc/self/fd/{fd}") for fd in fds]
+    seen = {c.fd: c for c in connections(listener.port)}
+    assert set(seen) == set(fds)
+    assert [(seen[fd].inode, seen[fd].peer) for fd in fds] == [(inodes[0], "127.0.0.2"), (inodes[1], "127.0.0.3")]
+    said = {c.fd: c for c in connections(listener.port, {inodes[0]: "as seen before"})}
+    assert said[fds[0]] == type(said[fds[0]])(fds[0], inodes[0], "as seen before", 1, 0)
+    assert (said[fds[1]].inode, said[fds[1]].peer, said[fds[1]].received) == (inodes[1], "127.0.0.3", 0)
+    assert not ended(first) and not ended(second)
+
+
+def test_between_full_looks_a_silent_connection_is_read_each_scan_until_it_talks_or_its_deadline(listener):
+    """Full looks every 60 s: two silent connections are read again at each scan; the one that
+    talks is taken at its word from then on, the other ends at its deadline; the count of
+    connections seen is right at each scan."""
+    talker = listener.connect("127.0.0.2")
+    quiet = listener.connect("127.0.0.3")
+    reaper = Reaper(listener.port, head=0.5, per_client=100, full_every=60)
+    assert reaper.scan().seen == 2
+    talker.sendall(b"GET / HTTP/1.1\r\n")
+    time.sleep(0.1)
+    assert reaper.scan().seen == 2  # the talker is now taken at its word
+    assert reaper.scan().seen == 2
+    time.sleep(0.5)  # past both deadlines: only the one that never talked ends
+    out = reaper.scan()
+    assert (out.seen, out.silent) == (2, 1)
+    assert ended(quiet) and not ended(talker)
+
+
+def test_between_full_looks_a_silent_connections_descriptor_reused_is_not_taken_for_it(listener):
+    """A silent connection's descriptor closed and given to another connection (dup2), the number
+    of descriptors the same: until the full look the scan does not take the new one for the old;
+    the full look finds it."""
+    listener.connect("127.0.0.2")
+    reaper = Reaper(listener.port, head=60, per_client=100, full_every=60)
+    assert reaper.scan().seen == 1
+    reused = listener.accepted[-1].fileno()
+    listener.clients.pop().close()  # the old one's client goes: the descriptors are as many as before
+    listener.connect("127.0.0.3")
+    fresh = listener.accepted.pop()
+    os.dup2(fresh.fileno(), reused)
+    fresh.close()
+    assert reaper.scan().seen == 0
+    reaper._next_full = 0.0
+    assert reaper.scan().seen == 1
+
+
+def test_between_full_looks_a_silent_connection_gone_does_not_hide_the_others(listener):
+    """Three silent connections; the first one's descriptor then names a file (the count the same):
+    the other two are still read, and end at their deadline."""
+    silent = [listener.connect("127.0.0.2") for _ in range(3)]
+    reaper = Reaper(listener.port, head=0.4, per_client=100, full_every=60)
+    assert reaper.scan().seen == 3
+    with open(os.devnull, "rb") as null:
+        os.dup2(null.fileno(), listener.accepted[0].fileno())
+    time.sleep(0.5)
+    out = reaper.scan()
+    assert (out.seen, out.silent) == (2, 2)
+    assert ended(silent[1]) and ended(silent[2])
