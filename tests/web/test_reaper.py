@@ -282,3 +282,23 @@ def test_between_full_looks_a_silent_connection_gone_does_not_hide_the_others(li
     out = reaper.scan()
     assert (out.seen, out.silent) == (2, 2)
     assert ended(silent[1]) and ended(silent[2])
+
+
+@pytest.mark.parametrize(("talkers", "seen"), [(6, 7), (5, 5)], ids=["near its cap", "below"])
+def test_near_an_addresss_cap_the_descriptors_are_listed_again_between_full_looks(listener, talkers, seen):
+    """Cap 8: an address with 6 connections is near it (6 of 8 is three quarters), with 5 not. A
+    silent connection's descriptor then goes to a new connection, the count the same: near the cap
+    the scan lists the descriptors again and finds the new one (6 + 1 seen); below it, the scan
+    reads only the silent ones again, drops the one gone and does not see the new one (5)."""
+    for _ in range(talkers):
+        listener.connect("127.0.0.2", b"GET")
+    listener.connect("127.0.0.3")
+    reaper = Reaper(listener.port, head=60, per_client=8, full_every=60)
+    assert reaper.scan().seen == talkers + 1
+    reused = listener.accepted[-1].fileno()
+    listener.clients.pop().close()
+    listener.connect("127.0.0.4")
+    fresh = listener.accepted.pop()
+    os.dup2(fresh.fileno(), reused)
+    fresh.close()
+    assert reaper.scan().seen == seen
