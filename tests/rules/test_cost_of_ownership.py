@@ -291,3 +291,32 @@ def test_closing_refusals_say_why():
     with pytest.raises(RuleError) as refused:
         g.apply({"type": "close", "company": "BSE"})
     assert refused.value.message.startswith("Companies are closed in phase 4 (closing); it is phase ")
+
+
+def test_a_receiver_that_cannot_pay_is_named_with_no_closing():
+    """In receivership nobody may close its companies: its row says so (close None, the same cash
+    and income after).  End card front: the BSE 1 - 7 = -6 with 3 in the treasury."""
+    g = synergistic(None, companies=["BSE"], cash=3, shares={}, bank=2, extra=[("KME", "Amy")])  # Amy may close it
+    enter_phase(g, 4)
+    assert bankrupt_ahead(g) == [
+        {
+            "corporation": "Synergistic",
+            "president": None,
+            "cash": 3,
+            "income": -6,
+            "close": None,
+            "cash_after": 3,
+            "income_after": -6,
+        }
+    ]
+
+
+def test_the_scrapping_bonus_counts_in_the_fewest_closings():
+    """End card front (red, orange, yellow 7; green nothing): Junkyard Scrappers with the KME and
+    the BPM (2 - 7 = -5 each), the BY (3 - 7 = -4) and the SZD (7) earns -7 with nothing in its
+    treasury.  Closing the KME leaves -2 and brings twice its income, 4: enough, so one closing
+    does; the BPM would do as well, the first found is kept (without the bonus it would take two)."""
+    g = synergistic(None, companies=["KME", "BPM", "BY", "SZD"], cash=0, name="Junkyard Scrappers")
+    enter_phase(g, 4)
+    (row,) = bankrupt_ahead(g)
+    assert (row["income"], row["close"], row["cash_after"], row["income_after"]) == (-7, ["KME"], 4, -2)

@@ -247,6 +247,52 @@ def test_must_close_proposes_the_worst_companies_first():
         ]
 
 
+def test_closing_preview_in_full_and_at_the_end_of_the_phase():
+    # yellow on top, no cost: Junkyard Scrappers closing its AKE gets twice its income, 2 x 2, and
+    # then nobody can close anything more: the preview shows the phase's end, 20 + 4, before the
+    # income phase pays it the DSB's 5
+    g = table(PLAYERS, turn=5)
+    corporation(g, JUNKYARD, price=20, companies=["AKE", "DSB"], cash=20, shares={"Amy": 1}, bank=1)
+    drawn_until(g, "yellow")
+    enter_phase(g, 4)
+    out = preview_closing(g, "AKE")
+    assert {k: out[k] for k in ("event", "legal", "error", "owner", "cash_after")} == {
+        "event": {"type": "close", "company": "AKE"},
+        "legal": True,
+        "error": None,
+        "owner": JUNKYARD,
+        "cash_after": 24,
+    }
+    assert preview_closing(g, "DSB")["legal"] is True
+    g.apply({"type": "close", "company": "AKE"})
+    assert preview_closing(g, "DSB") == {
+        "event": {"type": "close", "company": "DSB"},
+        "legal": False,
+        "error": "Companies are closed in phase 4 (closing); it is phase 6 now.",
+        "owner": JUNKYARD,
+    }
+    assert preview_closing(g, "KME")["owner"] is None
+
+
+def test_must_close_closes_the_worst_first_and_stops_at_exactly_enough():
+    # the end card's front: red, orange and yellow cost 7, green nothing: Brian's AKE 2 - 7 = -5,
+    # BSE 1 - 7 = -6, SZD 7: -4 with no money; closing the worst, the BSE, leaves +2
+    g = table(PLAYERS, turn=5, cash={"Brian": 0})
+    for abbr in ("AKE", "BSE", "SZD"):
+        place(g, abbr, "Brian")
+    drawn_until(g, None)
+    enter_phase(g, 4)
+    assert must_close(g) == [{"player": "Brian", "cash": 0, "income": -4, "close": ["BSE"], "income_after": 2}]
+    # green on top, red costs 2: Crystal's BSE and BME earn -1 each, -2 with 1 money: closing one
+    # leaves exactly enough (1 - 1 = 0)
+    g = table(PLAYERS, turn=5, cash={"Crystal": 1})
+    for abbr in ("BSE", "BME"):
+        place(g, abbr, "Crystal")
+    drawn_until(g, "green")
+    enter_phase(g, 4)
+    assert must_close(g) == [{"player": "Crystal", "cash": 1, "income": -2, "close": ["BSE"], "income_after": -1}]
+
+
 def test_cost_outlook_counts_the_draws_until_green():
     # orange on top: no cost yet; green on top costs red 2: the BSE (income 1) will lose money
     g = table(PLAYERS, turn=3)
