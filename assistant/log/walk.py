@@ -316,7 +316,7 @@ class Walk:
                 else:
                     self._cut(done[1])
                     self.out.extend(done[2])
-                    self.back.append(("amend", done[3]))
+                    self.back.append(("amend", done[3]))  # pragma: no mutate: any tag but "event" reads as a jump
                 self.taken.pop()
                 self.taken_count -= 1
                 self.low = min(self.low, self.count)
@@ -365,7 +365,7 @@ class Walk:
         """The row that makes this walk's effective events ``target``'s (the walk after row ``to``):
         both must hold the events from the log's start (``Walk.of`` the rows)."""
         k = 0
-        for mine, theirs in zip(self.out, target.out, strict=False):
+        for mine, theirs in zip(self.out, target.out, strict=False):  # pragma: no mutate: strict=None is False
             if mine != theirs:
                 break
             k += 1

@@ -4,6 +4,7 @@ of the table.  Every figure below is counted by hand from the rows."""
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 import pytest
@@ -33,6 +34,7 @@ from assistant.log.walk import (
     row_for,
     row_form,
 )
+from assistant.rules.core import deadline
 
 U, R = {"type": "undo"}, {"type": "redo"}
 A, B, C, D, E = ({"type": "bid", "n": n} for n in range(5))
@@ -314,3 +316,82 @@ def test_a_row_is_read_from_its_stored_json():
     assert walks.read_row('{"type": "bid", "n": 1}') == {"type": "bid", "n": 1}
     with pytest.raises(ValueError):
         walks.read_row("{not json")
+
+
+def test_a_walk_from_the_start_had_no_events_and_no_undos():
+    assert (Walk().low, Walk().undos_at_end, Walk().count) == (0, 0, 0)
+    assert Walk.of_events([A, B]).low == 0  # the fewest effective events since it started
+    assert Walk.of_events([U]).undos_at_end == 1
+
+
+def test_what_a_walk_resumed_from_a_saved_state_cannot_take_back():
+    with pytest.raises(TooShort, match="^the undo takes back an entry older than the saved state holds$"):
+        Walk.of_events([A, B]).trimmed(0).step(U)
+    with pytest.raises(TooShort, match="^the undo takes back an event older than the saved state holds$"):
+        held = Walk.of_events([A, B]).trimmed(1)
+        held.taken.append(("event",))  # an entry it says it holds, whose event it does not
+        held.step(U)
+        held.step(U)
+    with pytest.raises(TooShort, match="^the correction reaches further back than the saved state holds$"):
+        Walk.of_events([A, B, C]).trimmed(1).step(amend(1, X, []))
+
+
+def test_a_trimmed_walk_drops_the_latest_correction_when_it_reaches_below_it():
+    walk = Walk.of_events([A, B, C, amend(0, X, [0, 1])])  # X, B, C
+    held = walk.trimmed(1)  # the event C alone (from index 2): the correction reaches index 0
+    assert held.base == 2 and held.taken == [] and held.taken_count == 4
+    three = Walk.of_events([A, B, C, D, amend(1, X, [0, 1]), E]).trimmed(3)  # D, the correction, E
+    assert three.taken == [("event",)], "the entries before the correction go with it"
+    at = Walk.of_events([A, B, C, D, amend(2, X, [0])]).trimmed(2)  # X, D from index 2: it reaches 2
+    assert at.base == 2 and [entry[0] for entry in at.taken] == ["event", "amend"]
+    at.step(U)
+    assert at.out == [C, D]
+
+
+def test_a_redo_after_a_new_entry_undone_again_restores_only_that_one():
+    undone = Walk.of_events([A, B, C, U])  # C undone before the rows
+    assert reach(undone, [D, U, R]) == 2  # D entered (C can no longer be restored), undone, restored
+
+
+def test_a_going_back_from_the_first_entry_on():
+    rows = rows_of(A, B, {"type": "go_back", "to": 1, "index": 0})
+    assert expand(rows) == {3: {"type": "go_back", "to": 1, "index": 0, "events": [A]}}
+
+
+def test_a_going_back_on_a_log_of_two_rows_names_its_one_earlier_row():
+    with pytest.raises(NotARow) as err:
+        row_for(Walk.of_events([A, B]), {"type": "go_back", "to": 2}, 2, lambda to: {})
+    assert (
+        err.value.message
+        == "to must be the seq of an earlier row of the log, from 1 to 1 (the game's history lists them)"
+    )
+
+
+class SlowRow:
+    """A log row whose event takes ``delay`` seconds to read the second time (the first: while the
+    rows are looked over for goings back; the second: while they are walked)."""
+
+    def __init__(self, seq, event, delay=0.0):
+        self.seq, self._event, self.delay, self.reads = seq, event, delay, 0
+
+    @property
+    def event(self):
+        self.reads += 1
+        if self.reads == 2:
+            time.sleep(self.delay)
+        return self._event
+
+
+def test_reading_rows_looks_at_the_deadline_first_then_every_256_rows():
+    with deadline.within(0):  # already passed: not even the first row is read
+        with pytest.raises(deadline.TooLong):
+            expand([SlowRow(1, A)])
+    # 257 rows (0 to 256): the second row takes past the deadline; the walk stops at the 257th
+    rows = [SlowRow(n, A, delay=0.3 if n == 2 else 0.0) for n in range(1, 258)]
+    with deadline.within(0.15):
+        with pytest.raises(deadline.TooLong):
+            expand(rows)
+    assert [row.reads for row in rows[-2:]] == [2, 1], "the 256th row walked, not the 257th"
+    shorter = [SlowRow(n, A, delay=0.3 if n == 2 else 0.0) for n in range(1, 257)]  # 0 to 255: not again
+    with deadline.within(0.15):
+        assert expand(shorter) == {}
