@@ -320,3 +320,22 @@ def test_the_scrapping_bonus_counts_in_the_fewest_closings():
     enter_phase(g, 4)
     (row,) = bankrupt_ahead(g)
     assert (row["income"], row["close"], row["cash_after"], row["income_after"]) == (-7, ["KME"], 4, -2)
+
+
+def test_automatic_closings_go_cheapest_first_and_every_receiver_closes():
+    """Blue on top (red and orange cost 4): the foreign investor closes its MHE (8) before its BY
+    (12); Doppler AG is run by Amy and closes nothing by itself, but the receiver of Synergistic
+    after it closes its reds, the KME (5) before the AKE (6), keeping the DSB."""
+    g = table(PLAYERS, turn=5)
+    corporation(g, "Doppler AG", price=24, companies=["WT", "BD"], cash=20, shares={"Amy": 1}, bank=1)
+    corporation(g, "Synergistic", price=20, companies=["AKE", "KME", "DSB"], cash=20, shares={}, bank=2)
+    for abbr in ("BY", "MHE"):
+        place(g, abbr, FI)
+    drawn_until(g, "blue")
+    enter_phase(g, 4)
+    assert g._auto[:4] == [
+        "The foreign investor closes the MHE (income 2, cost 4)",
+        "The foreign investor closes the BY (income 3, cost 4)",
+        "Synergistic (in receivership) closes the KME",
+        "Synergistic (in receivership) closes the AKE",
+    ]

@@ -21,7 +21,7 @@ import pytest
 from assistant.rules import RuleError, registry
 from assistant.rules.core.events import events_of
 
-from .builders import corporation, drawn_until, enter_phase, table
+from .builders import corporation, drawn_until, enter_phase, place, table
 from .test_acquisition import DOPPLER, JUNKYARD, OVERSEAS, STOCK, VINTAGE, announcement_position
 
 ANNOUNCE = {"type": "announce", "corporation": JUNKYARD, "company": "WT"}
@@ -305,3 +305,18 @@ def test_done_refusals_say_why():
         with pytest.raises(RuleError) as refused:
             g.apply(event)
         assert refused.value.message == message
+
+
+def test_closing_after_saying_done_means_not_done_after_all():
+    g = table(["Amy", "Brian", "Crystal"], turn=4)
+    corporation(g, DOPPLER, price=16, companies=["BY", "BPM", "KME"], cash=10, shares={"Brian": 1}, bank=1)
+    for abbr in ("MHE", "AKE"):
+        place(g, abbr, "Amy")
+    drawn_until(g, "orange")
+    enter_phase(g, 4)
+    g.apply({"type": "player_done", "player": "Brian", "phase": 4})
+    g.apply({"type": "close", "company": "KME"})  # Brian closes for Doppler AG: he is not done
+    assert g.not_done_yet() == ["Amy", "Brian"]
+    g.apply({"type": "player_done", "player": "Amy", "phase": 4})
+    g.apply({"type": "close", "company": "AKE"})  # Amy closes her own: she is not done either
+    assert g.not_done_yet() == ["Amy", "Brian"]
