@@ -320,3 +320,46 @@ def test_closing_after_saying_done_means_not_done_after_all():
     g.apply({"type": "player_done", "player": "Amy", "phase": 4})
     g.apply({"type": "close", "company": "AKE"})  # Amy closes her own: she is not done either
     assert g.not_done_yet() == ["Amy", "Brian"]
+
+
+def test_at_the_end_of_the_phase_nobody_could_act_and_nothing_is_asked():
+    """The game as the closing phase ends (a preview within the phase): ended by everyone having
+    said done, or by nobody being able to close anything more."""
+    g = closing_position()
+    g.apply({"type": "player_done", "player": "Brian", "phase": 4})
+    for event in ({"type": "close", "company": "MHE"}, {"type": "player_done", "player": "Amy", "phase": 4}):
+        end = g.preview(event, within_phase=True)
+        assert (end.phase, end.next, end.could_act(), end.not_done_yet()) == (4, None, [], [])
+    g = closing_position()
+    g.apply({"type": "close", "company": "BPM"})  # Doppler AG keeps the BY
+    end = g.preview({"type": "close", "company": "MHE"}, within_phase=True)
+    assert (end.phase, end.next, end.could_act()) == (4, None, [])
+
+
+def test_a_player_short_of_money_may_say_done_in_the_acquisition_phase():
+    """Green on top: Amy's BSE earns 1 - 2 = -1 and she has no money: she must close it, but in the
+    closing phase; in the acquisition phase, as president of Doppler AG, she may say she is done."""
+    g = table(["Amy", "Brian", "Crystal"], turn=4, cash={"Amy": 0})
+    corporation(g, DOPPLER, price=16, companies=["DSB"], cash=30, shares={"Amy": 1}, bank=1)
+    place(g, "BSE", "Amy")
+    place(g, "KME", "Brian")
+    drawn_until(g, "green")
+    enter_phase(g, 3)
+    assert g.could_act() == ["Amy"]
+    g.apply({"type": "player_done", "player": "Amy", "phase": 3})
+    assert g.journal[-1]["text"] == "Amy is done"
+
+
+def test_the_table_cannot_end_the_closing_phase_while_players_are_short():
+    """Green on top: Amy's and Brian's BSE and BME earn -1 each, and they have no money."""
+    g = table(["Amy", "Brian", "Crystal"], turn=4, cash={"Amy": 0, "Brian": 0})
+    place(g, "BSE", "Amy")
+    place(g, "BME", "Brian")
+    drawn_until(g, "green")
+    enter_phase(g, 4)
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "done", "phase": 4})
+    assert refused.value.message == (
+        "Amy must close companies first: 0 money and -1 income; Brian must close companies first: 0 money and "
+        "-1 income (a player must be able to pay a negative income)."
+    )
