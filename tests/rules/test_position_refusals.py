@@ -315,3 +315,54 @@ def test_the_automatic_steps_stop_when_nobody_can_act_for_a_hundred_turns():
     with pytest.raises(RuleError, match="Nobody can act in 100 turns in a row from here"):
         for name in list(g.order):
             g.apply({"type": "pass", "player": name})
+
+
+D = f"corporations.{DOPPLER}"
+
+
+@pytest.mark.parametrize(
+    ("figures", "field", "message"),
+    [
+        ({"cash": -1}, "cash", "Doppler AG's treasury must be a whole number of at least 0, not -1."),
+        ({"companies": "BSE"}, "companies", "Doppler AG's companies must be a list of names."),
+        ({"companies": []}, "companies", "Doppler AG owns no company; a corporation always owns at least one."),
+        ({"issued": 0}, "issued", "Doppler AG's issued shares must be a whole number of at least 1, not 0."),
+        ({"issued": 6, "bank_shares": 5}, "issued", "Doppler AG has 5 shares; 6 cannot be issued."),
+        (
+            {"issued": 1, "bank_shares": 0},
+            "issued",
+            "Doppler AG has 1 share issued, but going public puts at least one share with the founder and as many "
+            "in the bank: at least 2 are issued.",
+        ),
+        ({"unissued": 2}, "issued", "Doppler AG: 2 issued and 2 unissued do not make its 5 shares."),
+        (
+            {"bank_shares": -1},
+            "bank_shares",
+            "Doppler AG's shares in the bank must be a whole number of at least 0, not -1.",
+        ),
+        ({"bank_shares": 2}, "bank_shares", "Doppler AG: the players hold 1 share and the bank 2, but 2 are issued."),
+        ({"president": None}, "president", "Doppler AG has no president, but players hold its shares."),
+        ({"president": "Zed"}, "president", "Doppler AG's president 'Zed' is not a player."),
+        (
+            {"president": "Brian"},
+            "president",
+            "Brian holds 0 Doppler AG shares, fewer than another player: not its president.",
+        ),
+    ],
+)
+def test_each_figure_of_a_corporation_is_checked_in_its_own_words(figures, field, message):
+    """Doppler AG's charter has 5 shares (the card); in the hand-laid position Amy holds 1, the bank 1,
+    2 are issued.  One figure spoiled: that one problem, at its field."""
+    pos = stars_position()
+    pos["state"]["corporations"][DOPPLER].update(figures)
+    assert refused(pos).problems == [(f"{D}.{field}", message)]
+
+
+def test_a_president_without_a_share_and_a_five_share_corporation_fully_issued():
+    pos = stars_position()
+    pos["state"]["players"]["Amy"]["shares"] = {}
+    pos["state"]["corporations"][DOPPLER].update(bank_shares=2)  # nobody holds one: Amy cannot preside
+    assert refused(pos).problems == [(f"{D}.president", "Amy holds no Doppler AG share and cannot be its president.")]
+    pos = stars_position()
+    pos["state"]["corporations"][DOPPLER].update(issued=5, bank_shares=4, unissued=0)  # all 5 issued: no problem
+    position.resume(registry.get("rolling-stock-stars"), PLAYERS, [], pos)

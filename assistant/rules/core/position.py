@@ -159,7 +159,7 @@ def _corporation(game, name: str, price: int, c: dict, problems: _Problems) -> N
         if counts and sum(held.values()) + corp.bank_shares != corp.issued:
             problems.fail(
                 f"{at}.bank_shares",
-                f"{name}: the players hold {sum(held.values())} shares and the bank {corp.bank_shares}, "
+                f"{name}: the players hold {words.count(sum(held.values()), 'share')} and the bank {corp.bank_shares}, "
                 f"but {corp.issued} are issued.",
             )
     with problems.part():
