@@ -366,3 +366,63 @@ def test_a_president_without_a_share_and_a_five_share_corporation_fully_issued()
     pos = stars_position()
     pos["state"]["corporations"][DOPPLER].update(issued=5, bank_shares=4, unissued=0)  # all 5 issued: no problem
     position.resume(registry.get("rolling-stock-stars"), PLAYERS, [], pos)
+    pos = stars_position()  # the bank's shares left out: none; Amy holds both issued
+    pos["state"]["players"]["Amy"]["shares"][DOPPLER] = 2
+    del pos["state"]["corporations"][DOPPLER]["bank_shares"]
+    assert position.resume(registry.get("rolling-stock-stars"), PLAYERS, [], pos).corps[DOPPLER].bank_shares == 0
+
+
+SHORT_OFFERING = (
+    "offering",
+    "The offering holds 0 companies, but with 3 seats it holds 3 while the deck has cards (12 left): it is "
+    "refilled after every purchase until the deck runs out.",
+)
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "problems"),
+    [
+        (
+            ("players", "Amy", "companies"),
+            ["XYZ"],
+            [("players.Amy.companies", "There is no company 'XYZ' in Rolling Stock Stars.")],
+        ),
+        (("foreign_investor",), "AKE", [("foreign_investor", "The foreign investor's money and companies.")]),
+        (
+            ("foreign_investor", "cash"),
+            -1,
+            [("foreign_investor.cash", "The foreign investor's money must be a whole number of at least 0, not -1.")],
+        ),
+        (
+            ("foreign_investor", "companies"),
+            "AKE",
+            [("foreign_investor.companies", "The foreign investor's companies must be a list of names.")],
+        ),
+        (
+            ("offering",),
+            ["WT", "BY", "HE"],
+            [("offering", "The offering must give its available and unavailable companies."), SHORT_OFFERING],
+        ),
+        (
+            ("offering", "available"),
+            "WT",
+            [("offering.available", "The available companies must be a list of names."), SHORT_OFFERING],
+        ),
+    ],
+)
+def test_each_place_of_the_companies_is_checked_in_its_own_words(where, value, problems):
+    """One place spoiled in the hand-laid position: its problem at its field (and, where the offering
+    is lost with it, the offering short of its 3 cards while the deck holds 12)."""
+    pos = stars_position()
+    *path, last = where
+    here = pos["state"]
+    for key in path:
+        here = here[key]
+    here[last] = value
+    assert refused(pos).problems == problems
+
+
+def test_the_companies_out_of_the_game_are_a_list_of_names():
+    pos = stars_position()
+    pos["out_of_game"] = "KME"
+    assert refused(pos).problems == [("out_of_game", "The companies out of the game must be a list of names.")]

@@ -171,7 +171,7 @@ def _corporation(game, name: str, price: int, c: dict, problems: _Problems) -> N
 
 def _president(game, name: str, president, held: dict[str, int], problems: _Problems):
     at = f"corporations.{name}"
-    most = max(held.values(), default=0)
+    most = max(held.values(), default=0)  # pragma: no mutate: held names every player (two at least): never empty
     if president is None:
         if most:
             problems.fail(f"{at}.president", f"{name} has no president, but players hold its shares.")
