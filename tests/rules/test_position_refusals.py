@@ -426,3 +426,43 @@ def test_the_companies_out_of_the_game_are_a_list_of_names():
     pos = stars_position()
     pos["out_of_game"] = "KME"
     assert refused(pos).problems == [("out_of_game", "The companies out of the game must be a list of names.")]
+
+
+def _spoiled(change) -> list[tuple[str, str]]:
+    pos = stars_position()
+    change(pos["state"])
+    return refused(pos).problems
+
+
+def test_companies_in_two_places_and_corporations_that_cannot_be_read():
+    """Each company in one place: the second place named (players first, then the foreign investor,
+    the corporations); a corporation not of the game or not readable places none of its companies."""
+    corps = "corporations"
+    assert _spoiled(lambda s: s["players"]["Brian"]["companies"].append("BME")) == [
+        ("players.Brian.companies", "The BME is in two places: Amy and Brian.")
+    ]
+    assert _spoiled(lambda s: s[corps][DOPPLER]["companies"].append("AKE")) == [
+        (f"{D}.companies", "The AKE is in two places: the foreign investor and Doppler AG.")
+    ]
+    assert _spoiled(lambda s: s.update(corporations=[DOPPLER])) == [(corps, "The corporations must be given by name.")]
+    assert _spoiled(lambda s: s[corps].update({DOPPLER: "x"})) == [
+        (f"{D}.share_price", "Doppler AG's share price None is not a card of the share price row (5 to 75).")
+    ]
+    assert _spoiled(lambda s: s[corps][DOPPLER].update(companies=[1])) == [
+        (f"{D}.companies", "Doppler AG's companies must be a list of names.")
+    ]
+
+    def bear_first(state):  # a corporation of the classic game, listed before Doppler AG, with its BSE
+        state[corps] = {"Bear": {"share_price": 10, "companies": ["BSE"]}, **state[corps]}
+        state["players"]["Crystal"]["companies"] = ["BSE"]
+
+    assert _spoiled(bear_first) == [
+        (corps, "'Bear' is not a corporation of Rolling Stock Stars."),
+        (f"{D}.companies", "The BSE is in two places: Crystal and Doppler AG."),
+    ]
+
+
+def test_the_foreign_investors_money_left_out_is_none():
+    pos = stars_position()
+    del pos["state"]["foreign_investor"]["cash"]
+    assert position.resume(registry.get("rolling-stock-stars"), PLAYERS, [], pos).fi.cash == 0
