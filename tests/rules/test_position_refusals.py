@@ -422,10 +422,16 @@ def test_each_place_of_the_companies_is_checked_in_its_own_words(where, value, p
     assert refused(pos).problems == problems
 
 
-def test_the_companies_out_of_the_game_are_a_list_of_names():
+def test_the_companies_out_of_the_game_are_a_list_of_names_each_in_one_place():
     pos = stars_position()
     pos["out_of_game"] = "KME"
     assert refused(pos).problems == [("out_of_game", "The companies out of the game must be a list of names.")]
+    pos = stars_position()
+    pos["state"]["players"]["Crystal"]["companies"] = ["KME"]
+    assert refused(pos).problems == [("out_of_game", "The KME is in two places: Crystal and out of the game.")]
+    pos = stars_position()
+    pos["state"]["offering"]["unavailable"] = "HE"
+    assert refused(pos).problems == [("offering.unavailable", "The unavailable companies must be a list of names.")]
 
 
 def _spoiled(change) -> list[tuple[str, str]]:

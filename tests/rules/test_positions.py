@@ -190,8 +190,12 @@ def test_the_colours_under_the_top_one_must_be_complete():
 
 
 def test_open_companies_games_are_not_resumed_from_a_position():
-    with pytest.raises(RuleError, match="open companies"):
+    with pytest.raises(RuleError) as err:
         position.resume(registry.STARS, PLAYERS, ["open_companies"], _a_position())
+    assert err.value.message == (
+        "A game with the open companies variant cannot be resumed from a position: its deck is known card by "
+        "card. Import its transcript instead."
+    )
 
 
 # -------------------------------------------------------------------------- final scores
