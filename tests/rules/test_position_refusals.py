@@ -472,3 +472,39 @@ def test_the_foreign_investors_money_left_out_is_none():
     pos = stars_position()
     del pos["state"]["foreign_investor"]["cash"]
     assert position.resume(registry.get("rolling-stock-stars"), PLAYERS, [], pos).fi.cash == 0
+
+
+def test_the_turn_and_phase_a_position_is_at_the_end_of():
+    """A position is at the end of a turn: after its last phase (Stars: nine), which may be left out."""
+    pos = stars_position()
+    del pos["after"]["phase"]
+    assert position.resume(registry.get("rolling-stock-stars"), PLAYERS, [], pos).turn == 5  # the next turn
+    pos["after"]["phase"] = 8
+    assert refused(pos).problems == [("turn", "A game resumes at the end of a turn: after phase 9, not 8.")]
+    pos["after"] = {"turn": 0, "phase": 9}
+    assert refused(pos).problems == [
+        ("turn", "The turn the position is at the end of must be a whole number of at least 1, not 0.")
+    ]
+    pos["after"] = [4, 9]
+    assert refused(pos).problems == [("turn", "The position must say the turn it is at the end of.")]
+
+
+def test_a_position_without_the_state_of_the_table_is_refused():
+    for pos in ([1], {"after": {"turn": 4, "phase": 9}}, {"state": "x"}):
+        with pytest.raises(RuleError) as err:
+            position.resume(registry.get("rolling-stock-stars"), PLAYERS, [], pos)
+        assert err.value.message == "A position needs the state of the table." and err.value.rule is None
+
+
+def test_the_two_handed_variant_resumes_with_its_two_persons():
+    """Four seats, two persons (Players Guide 3.7): the offering holds four cards (the OL added), the
+    persons given stay the game's."""
+    pos = stars_position()
+    pos["state"]["players"]["Dirk"] = {"cash": 0, "companies": ["BPM"], "shares": {}}
+    pos["state"]["player_order"].append("Dirk")
+    pos["state"]["offering"]["available"].append("OL")
+    pos["deck"] = {"red": 0, "orange": 1, "yellow": 5, "green": 5, "blue": 5}
+    pos["state"]["deck_size"] = 16
+    ruleset = registry.get("rolling-stock-stars")
+    game = position.resume(ruleset, [*PLAYERS, "Dirk"], ["two_handed"], pos, persons=["Ann", "Bob"])
+    assert game.persons == ["Ann", "Bob"]

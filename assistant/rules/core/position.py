@@ -24,7 +24,7 @@ from . import words
 from .entities import Corporation
 from .errors import RuleError
 from .position_deck import _deck, _reachable
-from .position_problems import RULE, _int, _names, _Problems
+from .position_problems import _int, _names, _Problems
 
 
 def _players(game, state: dict, players: list[str], problems: _Problems) -> None:
@@ -274,28 +274,28 @@ def resume(ruleset, players, options, position: dict, persons=None, prepare=None
     a game stored under edition 1 resumes from a position those checks would now refuse."""
     if "open_companies" in (options or ()):
         raise RuleError("A game with the open companies variant cannot be resumed from a position: its deck is "
-                        "known card by card. Import its transcript instead.", RULE)  # fmt: skip
+                        "known card by card. Import its transcript instead.")  # fmt: skip
     if not isinstance(position, dict) or not isinstance(position.get("state"), dict):
-        raise RuleError("A position needs the state of the table.", RULE)
+        raise RuleError("A position needs the state of the table.")
     game = ruleset.create(list(players), list(options or ()), persons=persons)
     if edition is not None:
         game.edition = edition
     problems = _Problems()
     state = position["state"]
     after = position.get("after") or {}
-    turn = 1
+    turn = 1  # pragma: no mutate: read only once the turn could be read (a problem raises before)
     with problems.part():
         if not isinstance(after, dict):
             problems.fail("turn", "The position must say the turn it is at the end of.")
         turn = _int(problems, "turn", after.get("turn"), "The turn the position is at the end of", 1)
     last = len(game.PHASES)
     with problems.part():
-        if after.get("phase", last) != last:
+        if isinstance(after, dict) and after.get("phase", last) != last:  # (not a dict: refused above)
             problems.fail(
                 "turn", f"A game resumes at the end of a turn: after phase {last}, not {after.get('phase')!r}."
             )
     if state.get("game_over"):
-        raise RuleError("The game is over; check its scores instead.", RULE)
+        raise RuleError("The game is over; check its scores instead.")
     _order_and_players(game, state, players, problems, "The player order")
     prices: dict[str, int] = {}
     with problems.part():
