@@ -508,3 +508,17 @@ def test_the_two_handed_variant_resumes_with_its_two_persons():
     ruleset = registry.get("rolling-stock-stars")
     game = position.resume(ruleset, [*PLAYERS, "Dirk"], ["two_handed"], pos, persons=["Ann", "Bob"])
     assert game.persons == ["Ann", "Bob"]
+
+
+def test_the_player_order_the_deck_and_a_game_over_in_their_own_words():
+    pos = stars_position()
+    pos["state"]["player_order"] = ["Amy", "Brian"]
+    assert refused(pos).problems == [("player_order", "The player order must name every player once.")]
+    pos["state"]["player_order"] = "Amy"
+    assert refused(pos).problems == [("player_order", "The player order must be a list of names.")]
+    pos = stars_position()
+    pos["deck"] = [0]  # not read: nothing more is said of the deck (nor of the offering beside it)
+    assert refused(pos).problems == [("deck", "The deck must be given as the number of cards left per colour.")]
+    pos = stars_position()
+    pos["state"]["game_over"] = True
+    assert refused(pos).message == "The game is over; check its scores instead."

@@ -308,10 +308,11 @@ def resume(ruleset, players, options, position: dict, persons=None, prepare=None
     if game.edition >= 2:
         _reachable(game, problems, deck_read, full, prices)
     problems.raise_all()
-    game.history_known = False  # deductions from the game's history (the highest card last) do not apply
+    # deductions from the game's history (the highest card last) do not apply
+    game.history_known = False  # pragma: no mutate: read as a truth value only (None is as false)
     game.resumed_from = position
     game.pending_reveals = 0
-    game.setup = False
+    game.setup = False  # pragma: no mutate: read as a truth value only (None is as false)
     game.turn = turn + 1
     game.phase = 1
     if prepare is not None:
