@@ -522,3 +522,57 @@ def test_the_player_order_the_deck_and_a_game_over_in_their_own_words():
     pos = stars_position()
     pos["state"]["game_over"] = True
     assert refused(pos).message == "The game is over; check its scores instead."
+
+
+# Amy's Doppler AG share not read: the players hold none of the 2 issued, and Amy (its president) none
+AMY_SHARE_UNREAD = [
+    (f"{D}.bank_shares", "Doppler AG: the players hold 0 shares and the bank 1, but 2 are issued."),
+    (f"{D}.president", "Amy holds no Doppler AG share and cannot be its president."),
+]
+EVERY_PLAYER = ("players", "The position must give every player: Amy, Brian, Crystal.")
+
+
+@pytest.mark.parametrize(
+    ("change", "problems"),
+    [
+        (lambda s: s.update(players=None), [EVERY_PLAYER, *AMY_SHARE_UNREAD]),
+        (lambda s: s["players"].pop("Crystal"), [EVERY_PLAYER, *AMY_SHARE_UNREAD]),
+        (lambda s: s["players"].update(Brian=[15]), [("players.Brian", "Brian: money, companies and shares.")]),
+        (
+            lambda s: s["players"]["Amy"].update(cash=-1),
+            [("players.Amy.cash", "Amy's money must be a whole number of at least 0, not -1.")],
+        ),
+        (
+            lambda s: s["players"]["Amy"].update(companies="BME"),
+            [("players.Amy.companies", "Amy's companies must be a list of names.")],
+        ),
+        (
+            lambda s: s["players"]["Amy"].update(shares=[1]),
+            [("players.Amy.shares", "Amy's shares must be given per corporation."), *AMY_SHARE_UNREAD],
+        ),
+        (
+            lambda s: s["players"]["Amy"]["shares"].update({DOPPLER: -1}),
+            [
+                (
+                    f"players.Amy.shares.{DOPPLER}",
+                    "Amy's Doppler AG shares must be a whole number of at least 1, not -1.",
+                ),
+                *AMY_SHARE_UNREAD,
+            ],
+        ),
+        (
+            lambda s: s["corporations"][DOPPLER].update(share_price=0),
+            [(f"{D}.share_price", "Doppler AG's share price 0 is not a card of the share price row (5 to 75).")],
+        ),
+    ],
+    ids=["no players", "a player missing", "a row", "money", "companies", "shares", "a share count", "price 0"],
+)
+def test_each_players_figures_are_checked_in_their_own_words(change, problems):
+    """One figure spoiled (0 is no share price: the row of cards runs from 5 to 75)."""
+    assert _spoiled(change) == problems
+
+
+def test_the_prepare_hook_sees_the_game_before_its_next_turn_starts():
+    seen = []
+    game = position.resume(registry.get("rolling-stock-stars"), PLAYERS, [], stars_position(), prepare=seen.append)
+    assert seen == [game]
