@@ -576,3 +576,20 @@ def test_the_prepare_hook_sees_the_game_before_its_next_turn_starts():
     seen = []
     game = position.resume(registry.get("rolling-stock-stars"), PLAYERS, [], stars_position(), prepare=seen.append)
     assert seen == [game]
+
+
+def test_a_price_card_held_twice_shares_of_no_corporation_in_play_and_the_foreign_investors_second_place():
+    stars_inc = "Stars, Inc."
+    second = {"cash": 5, "share_price": 16, "companies": ["BPM"], "president": None, "issued": 2, "bank_shares": 2}
+    assert _spoiled(lambda s: s["corporations"].update({stars_inc: second})) == [
+        (f"corporations.{stars_inc}.share_price", "Doppler AG and Stars, Inc. both hold the 16 share price card.")
+    ]
+    assert _spoiled(lambda s: s["players"]["Brian"]["shares"].update({stars_inc: 1})) == [
+        (
+            f"players.Brian.shares.{stars_inc}",
+            "Brian holds Stars, Inc. shares, but Stars, Inc. is not a corporation in play.",
+        )
+    ]
+    assert _spoiled(lambda s: s["players"]["Amy"]["companies"].append("AKE")) == [
+        ("foreign_investor.companies", "The AKE is in two places: Amy and the foreign investor.")
+    ]

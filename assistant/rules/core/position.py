@@ -96,7 +96,7 @@ def _check_prices(game, state: dict, problems: _Problems) -> dict[str, int]:
                 problems.fail(field, f"{taken[price]} and {name} both hold the {price} share price card.")
             taken[price] = name
             prices[name] = price
-    names = set(corps) if isinstance(corps, dict) else set()
+    names = set(corps)  # a dict: refused above otherwise
     for p in game.players.values():
         for cname in p.shares:
             if cname not in names:
