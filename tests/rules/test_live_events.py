@@ -363,3 +363,83 @@ def test_the_table_cannot_end_the_closing_phase_while_players_are_short():
         "Amy must close companies first: 0 money and -1 income; Brian must close companies first: 0 money and "
         "-1 income (a player must be able to pay a negative income)."
     )
+
+
+# ---------------------------------------------------------------------- interventions, in words
+def test_priority_with_the_foreign_investor_in_words():
+    """Stars: Overseas Trading first, then the higher share price; classic: no such charter."""
+    assert announcement_position(announcer_cash=14).priority_order() == (
+        "Overseas Trading first, then the higher share price"
+    )
+    assert registry.get("rolling-stock").create(["A", "B", "C"], []).priority_order() == "the higher share price first"
+
+
+def test_intervention_refusals_say_why():
+    g = announcement_position(announcer_cash=14)
+    for event, message in (
+        ({"type": "no_intervention", "company": "WT"}, "No announced purchase is waiting for interventions."),
+        ({"type": "announce", "corporation": JUNKYARD, "company": "XYZ"}, "There is no company 'XYZ'."),
+        (
+            {"type": "acquire", "corporation": DOPPLER, "company": "WT", "price": 14, "announced_by": "Nobody"},
+            "'Nobody' is not a corporation in play.",
+        ),
+        (
+            {"type": "acquire", "corporation": DOPPLER, "company": "WT", "price": 14, "announced_by": DOPPLER},
+            "Doppler AG cannot intervene in its own purchase; leave out announced_by.",
+        ),
+        (
+            {"type": "acquire", "corporation": STOCK, "company": "WT", "price": 14, "announced_by": JUNKYARD},
+            "Stock Masters has no priority over Junkyard Scrappers (Overseas Trading first, then the higher share "
+            "price), so it cannot intervene.",
+        ),
+    ):
+        with pytest.raises(RuleError) as refused:
+            g.apply(event)
+        assert refused.value.message == message, event
+    g.apply({"type": "player_done", "player": "Brian", "phase": 3})
+    g.apply(ANNOUNCE)
+    assert "Brian" not in g.said_done  # announcing, he was not done after all
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "no_intervention", "company": "BPM"})
+    assert refused.value.message == "The purchase waiting for interventions is of the WT."
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "acquire", "corporation": VINTAGE, "company": "WT", "price": 14, "announced_by": JUNKYARD})
+    assert "may intervene only once they have let the WT go" in refused.value.message
+    g.apply({"type": "no_intervention", "company": "WT", "corporation": OVERSEAS})
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "no_intervention", "company": "WT", "corporation": OVERSEAS})
+    assert refused.value.message == "Overseas Trading has already let the WT go."
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "acquire", "corporation": VINTAGE, "company": "WT", "price": 14, "announced_by": JUNKYARD})
+    assert "may intervene only once it has let the WT go" in refused.value.message
+
+
+def test_announcing_more_than_the_money_not_received_is_refused_in_full():
+    g = announcement_position(announcer_cash=13)
+    with pytest.raises(RuleError) as refused:
+        g.apply(ANNOUNCE)
+    assert refused.value.message == (
+        "Junkyard Scrappers has only 13 available, not the 14 the foreign investor asks for the WT: "
+        "a corporation announces only what it can buy."
+    )
+    g = announcement_position(announcer_cash=14)
+    g.received[JUNKYARD] = 1
+    with pytest.raises(RuleError) as refused:
+        g.apply(ANNOUNCE)
+    assert refused.value.message == (
+        "Junkyard Scrappers has only 13 available, not the 14 the foreign investor asks for the WT (money "
+        "received in this phase cannot be spent in it): a corporation announces only what it can buy."
+    )
+
+
+def test_purchases_without_intervention_are_written_in_full():
+    g = announcement_position(announcer_cash=14)
+    g.apply({"type": "announce", "corporation": OVERSEAS, "company": "WT"})
+    assert (
+        g.journal[-1]["text"]
+        == "Overseas Trading buys the WT from the foreign investor for 11 (nobody could intervene)"
+    )
+    g = announcement_position(announcer_cash=14)
+    g.apply(ANNOUNCE)
+    g.apply({"type": "no_intervention", "company": "WT"})
+    assert g.journal[-1]["text"] == "Nobody intervenes: Junkyard Scrappers buys the WT from the foreign investor for 14"
