@@ -428,3 +428,73 @@ def test_an_intervention_with_nothing_pending_says_those_ahead_declined_aloud():
     assert g.company_owner_name("WT") == VINTAGE
     with pytest.raises(RuleError):  # the WT changed hands: Doppler's intervention is too late
         g.apply({"type": "acquire", "corporation": DOPPLER, "company": "WT", "price": 14, "announced_by": JUNKYARD})
+
+
+# ---------------------------------------------------------------------------- purchases in words and money
+JUNKYARD_ = "Junkyard Scrappers"
+
+
+def test_a_purchase_is_written_and_paid_to_the_seller():
+    g = trading_position()
+    g.apply({"type": "acquire", "corporation": JUNKYARD_, "company": "KME", "price": 5})
+    assert g.journal[-1]["text"] == "Junkyard Scrappers buys the KME from Crystal for 5"
+    assert g.journal[-1]["moves"] == ((JUNKYARD_, "Crystal", 5, "buys the KME"),)
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "acquire", "corporation": "Vintage Machinery", "company": "KME", "price": 5})
+    assert refused.value.message == "The KME already changed hands in this phase."
+
+
+def test_a_receivers_purchase_is_logged():
+    """Prussian Railway (12) in receivership, nobody above it: it buys the foreign investor's WT at
+    its maximum, 14, by itself."""
+    g = receiver_position(other_price=10)
+    assert "Prussian Railway (in receivership) buys the WT from the foreign investor for 14" in g._auto
+
+
+def test_purchase_refusals_say_why():
+    """The KME's span is 3-7; the BSE's maximum 3, the foreign investor's price."""
+    g = trading_position(buyer_cash=5)
+    for event, message in (
+        ({"corporation": JUNKYARD_, "company": "XYZ", "price": 5}, "There is no company 'XYZ'."),
+        (
+            {"corporation": JUNKYARD_, "company": "WT", "price": 5},
+            "The WT is not owned by anyone, so it cannot be bought in phase 3.",
+        ),
+        ({"corporation": JUNKYARD_, "company": "MHE", "price": 5}, "Junkyard Scrappers already owns the MHE."),
+        (
+            {"corporation": JUNKYARD_, "company": "BPM", "price": 5},
+            "The BPM is the only company of Vintage Machinery; a corporation keeps at least one.",
+        ),
+        (
+            {"corporation": JUNKYARD_, "company": "BSE", "price": 2},
+            "The foreign investor sells the BSE to Junkyard Scrappers only at 3 (the maximum of its price span).",
+        ),
+        ({"corporation": JUNKYARD_, "company": "KME", "price": 2}, "2 is outside the price span 3–7 of the KME."),
+        (
+            {"corporation": JUNKYARD_, "company": "KME", "price": 6},
+            "Junkyard Scrappers has only 5 available for the KME, not 6.",
+        ),
+    ):
+        with pytest.raises(RuleError) as refused:
+            g.apply({"type": "acquire", **event})
+        assert refused.value.message == message, event
+    g.received[JUNKYARD_] = 1
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "acquire", "corporation": JUNKYARD_, "company": "KME", "price": 5})
+    assert refused.value.message == (
+        "Junkyard Scrappers has only 4 available for the KME, not 5 (money received in this phase cannot be spent in it)."
+    )
+
+
+def test_a_receiver_is_not_told_to_buy_and_nothing_is_bought_outside_phase_3():
+    g = receiver_position(other_price=10)
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "acquire", "corporation": PRUSSIAN, "company": "KME", "price": 7})
+    assert refused.value.message == (
+        "Prussian Railway is in receivership: the receiver only buys from the foreign investor, by itself at the "
+        "start of the phase."
+    )
+    g.phase = 4
+    with pytest.raises(RuleError) as refused:
+        g.apply({"type": "acquire", "corporation": DOPPLER, "company": "KME", "price": 7})
+    assert refused.value.message == "Companies are bought in phase 3 (acquisition); it is phase 4 now."
