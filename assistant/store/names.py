@@ -102,11 +102,11 @@ def check_names(names, what: str = "player") -> str | None:
         hidden = next((ch for ch in name if is_invisible(ch)), None)
         if hidden is not None:
             return f"a {what} name contains an invisible character ({_char_label(hidden)}); type the name again"
-    seen: dict[str, str] = {}
+    seen: set[str] = set()
     for name in names:
         if _fold(name) in seen:
             return f"every {what} needs a different name"
-        seen[_fold(name)] = name
+        seen.add(_fold(name))
     looks: dict[str, str] = {}
     for name in names:
         other = looks.setdefault(skeleton(name), name)

@@ -201,6 +201,10 @@ def test_each_name_rule_says_which_one_a_name_breaks():
         "a player name contains an invisible character (U+2065); type the name again"
     )
     assert check_names(["Amy\ufe0f", "Brian\U000e0100"]) is None  # variation selectors
+    # a format character (category Cf) outside the default-ignorable ranges
+    assert check_names(["A\ufff9my", "Brian"]) == (
+        "a player name contains an invisible character (U+FFF9 INTERLINEAR ANNOTATION ANCHOR); type the name again"
+    )
     # the same name (case and spaces around aside) and a look-alike, each named without its spaces around
     assert check_names(["Amy", "amy "]) == "every player needs a different name"
     assert check_names(["Amy", " \u0410my"], "person") == (
