@@ -58,17 +58,20 @@ DRIVERS = ("psycopg", "psycopg_pool")  # what the package's ``postgresql`` extra
 def _with_driver(target: str) -> str:
     """A PostgreSQL URL, once its driver is known to be installed (else BadDatabase saying how)."""
     for module in DRIVERS:
-        try:
-            found = importlib.util.find_spec(module) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
+        if not _installed(module):
             raise BadDatabase(
                 f"--db {redacted(target)}: PostgreSQL needs the package's postgresql extra ({module} is not "
                 "installed): python -m pip install 'rolling-stock-stars-assistant[postgresql]' "
                 "(from a checkout: python -m pip install '.[postgresql]')"
             )
     return target
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # ValueError: a module in sys.modules without a spec
+        return False
 
 
 def redacted(target: str) -> str:
