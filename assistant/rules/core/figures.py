@@ -8,8 +8,10 @@ from .compute import corporation_income, private_income
 
 
 class FiguresMixin:
-    def player_income(self, name: str):
-        return private_income(self.players[name].companies, self.costs(), self.cards.companies)
+    def player_income(self, name: str, costs: dict[str, int] | None = None):
+        """``costs``: the cost of ownership now, when the caller has it already."""
+        costs = self.costs() if costs is None else costs
+        return private_income(self.players[name].companies, costs, self.cards.companies)
 
     def fi_income(self):
         return private_income(self.fi.companies, self.costs(), self.cards.companies, self.cards.foreign_investor_income)

@@ -46,9 +46,9 @@ class SnapshotMixin:
                 "cash": p.cash,
                 "companies": list(p.companies),
                 "shares": dict(p.shares),
-                "income": self.player_income(name).total,
+                "income": self.player_income(name, costs).total,
             }
-        corps = {name: self.corporation_snapshot(name) for name in self.corps}
+        corps = {name: self.corporation_snapshot(name, costs) for name in self.corps}
         snap = {
             "turn": self.turn,
             "phase": self.phase,
@@ -79,7 +79,9 @@ class SnapshotMixin:
             snap["final"] = self.final
         return snap
 
-    def corporation_snapshot(self, name: str) -> dict:
+    def corporation_snapshot(self, name: str, costs: dict[str, int] | None = None) -> dict:
+        """``costs``: the cost of ownership now, when the caller has it (a snapshot of the whole
+        game reads it once, not once per corporation)."""
         c = self.corps[name]
         return {
             "cash": c.cash,
@@ -89,7 +91,7 @@ class SnapshotMixin:
             "issued": c.issued,
             "bank_shares": c.bank_shares,
             "unissued": c.unissued,
-            "income": self.corp_income(name).total,
+            "income": self.corporation_income(name, c.companies, self.costs() if costs is None else costs).total,
             **self.corporation_rating(name),
         }
 
