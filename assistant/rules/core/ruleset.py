@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 
 
@@ -99,13 +100,16 @@ class Ruleset:
         except KeyError:
             raise KeyError(f"{self.title} has no word {key!r}: add it to words.json in its folder") from None
 
-    def money(self, amount) -> str:
-        """An amount as this game's rules write it: "4●" (Stars), "$4" (v2.2, classic)."""
-        return self.word("money").format(amount)
+    @cached_property
+    def money(self) -> Callable[[int], str]:
+        """An amount as this game's rules write it: ``money(4)`` is "4●" (Stars), "$4" (v2.2,
+        classic). (The word's own ``format``, looked up once: the log writes one on every move.)"""
+        return self.word("money").format
 
-    def cash(self, amount) -> str:
-        """An amount as the play screens show it: "12" (Stars), "$12" (v2.2, classic)."""
-        return self.word("cash").format(amount)
+    @cached_property
+    def cash(self) -> Callable[[int], str]:
+        """An amount as the play screens show it: ``cash(12)`` is "12" (Stars), "$12" (v2.2, classic)."""
+        return self.word("cash").format
 
     def phase_name(self, phase) -> str:
         return self.phase_names.get(phase, "")
