@@ -399,3 +399,23 @@ def test_the_words_since_any_row_are_the_words_of_the_whole_log(tmp_path, correc
         expected = [text for text in whole[seq:] if text is not None]
         assert timeline.words_since(seq, limit=10**6) == expected, seq
     store.close()
+
+
+def test_what_a_redo_would_restore_in_words(tmp_path):
+    """The hand-laid game's last two entries undone: the next to restore first, each in its words
+    (HAND_WORDS); a correction undone is named by its row."""
+    store = Store(str(tmp_path / "undone.sqlite3"))
+    gid = store.import_transcript(transcript.build(PLAYERS, [], None, hand.EVENTS, "hand"))
+    store.append(gid, 52, {"type": "undo"})
+    store.append(gid, 53, {"type": "undo"})
+    assert store.timeline(gid).undone_words() == [
+        {"n": 1, "text": "Prussian Railway issues no share"},
+        {"n": 2, "text": "The BSE stays private"},
+    ]
+    store.append(gid, 54, {"type": "redo"})
+    store.append(gid, 55, {"type": "redo"})
+    assert store.timeline(gid).undone_words() == []
+    assert store.amend(gid, 56, hand.DIVIDEND, hand.CORRECTED)["seq"] == 57
+    store.append(gid, 57, {"type": "undo"})
+    assert store.timeline(gid).undone_words() == [{"n": 1, "text": "the correction of entry 34"}]
+    store.close()
