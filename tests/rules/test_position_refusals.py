@@ -53,6 +53,26 @@ def stars_position() -> dict:
     }
 
 
+def nobody_can_buy_position() -> dict:
+    """``stars_position`` with nobody able to buy in phase 3 (no player has cash, a corporation
+    only 5): after Amy's and Brian's passes the acquisitions end by themselves (phase 6)."""
+    pos = stars_position()
+    pos["state"]["players"] = {
+        "Amy": {"cash": 0, "companies": [], "shares": {"Doppler AG": 1}},
+        "Brian": {"cash": 0, "companies": [], "shares": {"Vintage Machinery": 1}},
+        "Crystal": {"cash": 0, "companies": [], "shares": {}},
+    }
+    pos["state"]["corporations"] = {
+        "Doppler AG": {"cash": 5, "share_price": 16, "companies": ["BY"], "president": "Amy", "issued": 2,
+                       "bank_shares": 1},
+        "Vintage Machinery": {"cash": 0, "share_price": 14, "companies": ["BSE"], "president": "Brian",
+                              "issued": 2, "bank_shares": 1},
+    }  # fmt: skip
+    pos["state"]["offering"]["available"] = ["WT", "HE", "BD"]
+    pos["out_of_game"] = ["KME", "BME"]
+    return pos
+
+
 def refused(pos, players=PLAYERS, key="rolling-stock-stars", options=()) -> RuleError:
     with pytest.raises(RuleError) as err:
         position.resume(registry.get(key), players, list(options), pos)

@@ -135,22 +135,9 @@ def test_a_game_without_entries_has_none_to_correct():
 def _acquisitions_over():
     """tests/web/test_phase_done.py's position: nobody can buy in phase 3 (no cash), so after Amy's
     and Brian's passes the acquisitions end by themselves and the game is in phase 6."""
-    from tests.rules.test_position_refusals import PLAYERS, stars_position
+    from tests.rules.test_position_refusals import PLAYERS, nobody_can_buy_position
 
-    pos = stars_position()
-    pos["state"]["players"] = {
-        "Amy": {"cash": 0, "companies": [], "shares": {"Doppler AG": 1}},
-        "Brian": {"cash": 0, "companies": [], "shares": {"Vintage Machinery": 1}},
-        "Crystal": {"cash": 0, "companies": [], "shares": {}},
-    }
-    pos["state"]["corporations"] = {
-        "Doppler AG": {"cash": 5, "share_price": 16, "companies": ["BY"], "president": "Amy", "issued": 2,
-                       "bank_shares": 1},
-        "Vintage Machinery": {"cash": 0, "share_price": 14, "companies": ["BSE"], "president": "Brian",
-                              "issued": 2, "bank_shares": 1},
-    }  # fmt: skip
-    pos["state"]["offering"]["available"] = ["WT", "HE", "BD"]
-    pos["out_of_game"] = ["KME", "BME"]
+    pos = nobody_can_buy_position()
     game = position.resume(registry.STARS, PLAYERS, [], pos)
     for event in ({"type": "pass", "player": "Amy"}, {"type": "pass", "player": "Brian"}):
         game.apply(event)

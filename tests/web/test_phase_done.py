@@ -103,22 +103,9 @@ def test_a_phase_nobody_can_act_in_ends_by_itself_and_its_late_done_is_a_no_op(c
 
 def _acquisitions_end_by_themselves(client):
     """A game whose phase 3 ends by itself after two passes (the position of the test below)."""
-    from tests.rules.test_position_refusals import PLAYERS, stars_position
+    from tests.rules.test_position_refusals import PLAYERS, nobody_can_buy_position
 
-    pos = stars_position()
-    pos["state"]["players"] = {
-        "Amy": {"cash": 0, "companies": [], "shares": {"Doppler AG": 1}},
-        "Brian": {"cash": 0, "companies": [], "shares": {"Vintage Machinery": 1}},
-        "Crystal": {"cash": 0, "companies": [], "shares": {}},
-    }
-    pos["state"]["corporations"] = {
-        "Doppler AG": {"cash": 5, "share_price": 16, "companies": ["BY"], "president": "Amy", "issued": 2,
-                       "bank_shares": 1},
-        "Vintage Machinery": {"cash": 0, "share_price": 14, "companies": ["BSE"], "president": "Brian",
-                              "issued": 2, "bank_shares": 1},
-    }  # fmt: skip
-    pos["state"]["offering"]["available"] = ["WT", "HE", "BD"]
-    pos["out_of_game"] = ["KME", "BME"]
+    pos = nobody_can_buy_position()
     events = [{"type": "pass", "player": "Amy"}, {"type": "pass", "player": "Brian"}]
     transcript = {"format": "rss-table-transcript", "version": 1, "game": "rolling-stock-stars", "players": PLAYERS,
                   "options": [], "position": pos, "events": events}  # fmt: skip
