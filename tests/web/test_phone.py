@@ -438,7 +438,9 @@ def test_a_dropped_server_is_shown_and_a_tap_made_offline_is_sent_again_by_itsel
 
     live_server.start()
     back = time.monotonic()
-    expect(page.locator("#c-last.entered")).to_contain_text("Amy passes", timeout=3_000)
+    # the tap's own answer marks the entry "entered"; a refresh for the same change landing after it
+    # (the poll, under load) shows it unmarked: what counts is that it is there, once (seq 3 below)
+    expect(page.locator("#c-last")).to_contain_text("Amy passes", timeout=3_000)
     print(f"the kept tap was sent again {time.monotonic() - back:.1f} s after the server came back")
     expect(page.locator("#connection")).to_be_hidden()
     expect(unsent).to_be_hidden()

@@ -298,7 +298,9 @@ def test_a_closed_stream_shows_the_notice_at_once_and_a_kept_tap_goes_once_it_is
 
         reopened = len(streams)
         server = Server(db, tmp_path, port=server.port)
-        sync_api.expect(page.locator("#c-last.entered")).to_contain_text("Amy passes", timeout=5_000)
+        # marked "entered" by the tap's own answer, or unmarked by the stream's refresh for the same
+        # change landing after it (under load): what counts is that it is there, once (its seq below)
+        sync_api.expect(page.locator("#c-last")).to_contain_text("Amy passes", timeout=5_000)
         sync_api.expect(page.locator("#connection")).to_be_hidden()
         page.wait_for_timeout(1500)  # and only once
         assert server.state(url.rsplit("/", 1)[1])["seq"] == 3
