@@ -105,3 +105,14 @@ def test_a_new_database_has_every_steps_tables_and_columns(store_target):
         columns = _sqlite_columns(store_target)
     assert columns == EXPECTED
     assert applied == STEP_NAMES
+
+
+def test_a_steps_column_is_text_and_may_be_null_unless_it_says_otherwise():
+    # the steps are built with _c once, when the module is imported; its defaults, called here
+    from assistant.store.schema import BLOB, INTEGER, Column, _c
+
+    assert _c("deck") == Column("deck", "text", False)
+    assert _c("seq", INTEGER) == Column("seq", "integer", False)
+    assert _c("created", not_null=True) == Column("created", "text", True)
+    assert _c("data", BLOB, True) == Column("data", "blob", True)
+    assert _c("deck").not_null is False
