@@ -71,7 +71,7 @@ class Held:
             self._known[gid] = (rows, held)
             self._known.move_to_end(gid)
             while len(self._known) > self.KEPT:
-                self._known.popitem(last=False)
+                self._known.popitem(last=False)  # pragma: no mutate: last=None is false to popitem
 
 
 def check_room(tables, gid: str, adding: int, held: int | None = None) -> None:
