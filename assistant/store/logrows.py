@@ -50,7 +50,7 @@ class RowReader:
                 for seq, event in found.items():
                     self._expanded[(gid, seq)] = event
                 while len(self._expanded) > EXPANDED_KEPT:
-                    self._expanded.popitem(last=False)
+                    self._expanded.popitem(last=False)  # pragma: no mutate: last=None is false to popitem
         with self._lock:
             known = {seq: self._expanded.get((gid, seq)) for seq in wanted}
         if any(event is None for event in known.values()):  # pushed out meanwhile: work them out here
