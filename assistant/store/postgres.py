@@ -100,7 +100,7 @@ class PostgresBackend:
 
     @staticmethod
     def check_before_start(target: str, instance_path: str | None, named: bool):
-        return dbcheck.check_postgres_before_start(target, instance_path, named)
+        return dbcheck.check_postgres_before_start(target)  # (a database is not a file that can be emptied)
 
     @staticmethod
     def remember(target: str, instance_path: str | None) -> None:
