@@ -5,11 +5,11 @@
   "use strict";
   if (!window.htmx) { return; }
 
-  var saved = null, wasMine = null, entered = false, settleAnchor = null, pointer = null;  // saved: the view before a swap
+  var saved = null, wasMine = null, entered = false, settleAnchor = null, pointer = null;  // saved: the tab before a swap
   var unsent = {}, resending = false;  // form key -> [[name, value], ...] of taps that did not reach the server
   var LATE = "A tap made while offline was not entered: the game changed meanwhile, so it no longer fits. Decide again.";
   var GONE = "A tap made while offline was not sent: the game changed meanwhile, so it no longer fits. Decide again.";
-  function view() { return document.getElementById("view"); }
+  function tab() { return document.getElementById("tab"); }
   function key(el) { return el && el.getAttribute("data-k"); }
   function esc(s) { return window.CSS && CSS.escape ? CSS.escape(s) : s.replace(/["\\]/g, "\\$&"); }
   function byKey(root, sel, k) { return root.querySelector(sel + '[data-k="' + esc(k) + '"]'); }
@@ -88,7 +88,7 @@
     if (resending || !kept()) { return; }
     resending = true;
     Object.keys(unsent).forEach(function (k) {
-      var form = view() && byKey(view(), "form", k);
+      var form = tab() && byKey(tab(), "form", k);
       if (!form) { delete unsent[k]; unsentBar(GONE); return; }
       unsent[k].forEach(function (e) {
         var fields = form.querySelectorAll('[name="' + esc(e[0]) + '"]:not(button)'), h = document.createElement("input");
@@ -133,7 +133,7 @@
     window.clearTimeout(el["_rss" + cls]);
     el["_rss" + cls] = window.setTimeout(function () { el.classList.remove(cls); }, ms);
   }
-  // one's own entry's result where one looks: above the tabs when the view's result line is out of sight
+  // one's own entry's result where one looks: above the tabs when the tab's result line is out of sight
   function showResult(root) {
     var last = root.querySelector("#c-last.entered"), old = document.querySelector(".toast"), bar = document.getElementById("turn");
     if (old) { old.remove(); }
@@ -170,28 +170,28 @@
   }
   function syncNav() {
     var region = document.getElementById("region");
-    (region ? document.querySelectorAll("nav.tabs a[data-view]") : []).forEach(function (a) {
-      if (a.dataset.view === region.dataset.view) { a.setAttribute("aria-current", "page"); } else { a.removeAttribute("aria-current"); }
+    (region ? document.querySelectorAll("nav.tabs a[data-tab]") : []).forEach(function (a) {
+      if (a.dataset.tab === region.dataset.tab) { a.setAttribute("aria-current", "page"); } else { a.removeAttribute("aria-current"); }
     });
   }
 
   // -- htmx's events
   document.addEventListener("htmx:beforeSwap", function (evt) {
-    var from = evt.detail.requestConfig && evt.detail.requestConfig.elt, xhr = evt.detail.xhr, root = view();
+    var from = evt.detail.requestConfig && evt.detail.requestConfig.elt, xhr = evt.detail.xhr, root = tab();
     if (from && from.closest && xhr && xhr.status > 0 && xhr.status < 500 && xhr.status !== 404) {
       var sent = from.closest("form"), late = sent && sent._rssResending && (xhr.status === 409 || xhr.status === 422);
       reached(sent);
-      if (late) { unsentBar(LATE); }  // said where it stays: the view itself may be re-rendered by the poll a moment later
+      if (late) { unsentBar(LATE); }  // said where it stays: the tab itself may be re-rendered by the poll a moment later
     }
-    if (evt.detail.target && evt.detail.target.id === "view") {
+    if (evt.detail.target && evt.detail.target.id === "tab") {
       saved = { kind: from && from.id === "region" ? "refresh" : from && from.closest("form") ? "entry" : "navigate",
         old: Array.from(root.childNodes), focused: document.activeElement, y: window.scrollY,
         anchor: findAnchor(root), under: targetUnder(), keys: Array.from(root.querySelectorAll("[data-k]"), key) };
     }
   });
   document.addEventListener("htmx:afterSwap", function (evt) {
-    if (!(evt.detail.target && evt.detail.target.id === "view" && saved)) { return; }
-    var root = view();
+    if (!(evt.detail.target && evt.detail.target.id === "tab" && saved)) { return; }
+    var root = tab();
     if (saved.kind !== "navigate") {
       var old = document.createElement("div");
       old.append.apply(old, saved.old);  // the swap took them out of the page; their state is still theirs
@@ -211,10 +211,10 @@
   });
   // htmx settles attributes of elements that keep their id (#turn, #c-last) after the swap: read them once settled
   document.addEventListener("htmx:afterSettle", function (evt) {
-    if (evt.detail.target && evt.detail.target.id === "view") {
-      if (settleAnchor) { keepAnchor(view(), settleAnchor); settleAnchor = null; }
+    if (evt.detail.target && evt.detail.target.id === "tab") {
+      if (settleAnchor) { keepAnchor(tab(), settleAnchor); settleAnchor = null; }
       syncNav();
-      if (entered) { entered = false; showResult(view()); }
+      if (entered) { entered = false; showResult(tab()); }
     }
     syncTurn();
   });
@@ -251,7 +251,7 @@
   });
 
   // -- the game's event stream (#live, opened by htmx's SSE extension): while it beats, the polls (.sync) wait
-  // and each message re-fetches the view once; closed, refused or silent, the polls go on (docs/phone-script.md)
+  // and each message re-fetches the tab once; closed, refused or silent, the polls go on (docs/phone-script.md)
   var stream = null, everOpen = false, watchdog = 0, posting = 0, waiting = 0;
   function rendered() { var s = document.getElementById("sync"); return s ? +s.getAttribute("data-seq") : -1; }
   function changed(seq) {
@@ -277,7 +277,7 @@
       source._rss = true;
       source.addEventListener("message", function (e) { beating(source); changed(+e.data); });
       source.addEventListener("beat", function () { beating(source); });
-      source.addEventListener("seats", function () {  // the join view follows who sits down
+      source.addEventListener("seats", function () {  // the join tab follows who sits down
         beating(source);
         if (document.getElementById("c-join")) { htmx.trigger(document.body, "rss-changed"); }
       });

@@ -1,7 +1,7 @@
 """Phase 3 (classic: 6) on a phone: tap a corporation, then a company it may buy.
 
 ``purchases(menu)`` is the one list of choices: the menu's purchases by buyer (``acquire`` from a
-player or a corporation, ``announce`` for the foreign investor's), shared by the Play view's picker
+player or a corporation, ``announce`` for the foreign investor's), shared by the Play tab's picker
 and the acquisition what-if helper.  Interventions come once a purchase is announced: they are the
 menu's own forms then (``menu.py``)."""
 
@@ -22,8 +22,8 @@ def purchases(items: list[dict]) -> dict[str, list[dict]]:
     return out
 
 
-class AcquisitionView:
-    """The acquisition part of a TableView."""
+class AcquisitionPart:
+    """The acquisition part of a TablePage."""
 
     @cached_property
     def acquisitions(self) -> dict | None:

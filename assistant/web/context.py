@@ -1,6 +1,6 @@
-"""The table page's view model: what the templates show, computed lazily from the store and the
-engine.  Split by purpose: the seats (``seats.py``), the board (``board.py``), phase 3's picker
-(``acquisition.py``); this module holds the game, the turn, the menu and my decisions."""
+"""The table page's model (``TablePage``): what its templates show, computed lazily from the store
+and the engine.  Split by purpose: the seats (``seats.py``), the tabletop (``tabletop.py``), phase 3's
+picker (``acquisition.py``); this module holds the game, the turn, the menu and my decisions."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from assistant.rules.core import words
 from assistant.rules.core.phases.closing import preview_closing
 from assistant.store import NotFound
 from assistant.web import action_forms, ahead, labels
-from assistant.web.acquisition import AcquisitionView
-from assistant.web.seats import SeatsView
-from assistant.web.tabletop import TabletopView
+from assistant.web.acquisition import AcquisitionPart
+from assistant.web.seats import SeatsPart
+from assistant.web.tabletop import TabletopPart
 
 HISTORY_SHORT = 30
-# The table's views, in the navigation's order: (key, label, title)
-VIEWS = (
+# The table page's tabs, in the navigation's order: (key, label, title)
+TABS = (
     ("play", "Play", "Play"),
     ("table", "Table", "Offering, deck and prices"),
     ("corporations", "Corps", "Corporations"),
@@ -27,10 +27,10 @@ VIEWS = (
     ("log", "Log", "Log"),
     ("more", "More", "Join, rules and more"),
 )
-VIEW_KEYS = tuple(key for key, _, _ in VIEWS)
+TAB_KEYS = tuple(key for key, _, _ in TABS)
 
 
-class TableView(SeatsView, TabletopView, AcquisitionView):
+class TablePage(SeatsPart, TabletopPart, AcquisitionPart):
     """Everything a component needs; each attribute is computed on first use."""
 
     def __init__(
@@ -43,7 +43,7 @@ class TableView(SeatsView, TabletopView, AcquisitionView):
         confirm_undo: bool = False,
         full_history: bool = False,
         attempted: dict | None = None,
-        view: str = "play",
+        tab: str = "play",
         corp: str | None = None,
         entered: bool = False,
         everything: bool = False,
@@ -65,12 +65,12 @@ class TableView(SeatsView, TabletopView, AcquisitionView):
         self.confirm_undo = confirm_undo
         self.full_history = full_history
         self.everything = everything  # the Log shows every entry ever made, undone ones included
-        self.view = view if view in VIEW_KEYS else "play"
+        self.tab = tab if tab in TAB_KEYS else "play"
         self.corp = corp  # phase 3: the corporation whose purchases are shown
         self.entered = entered  # this phone just entered the latest event (show its result)
-        self.views = VIEWS
+        self.tabs = TABS
 
-    # -- engine views -----------------------------------------------------------------
+    # -- the engine's figures -------------------------------------------------------------
     @cached_property
     def colors(self) -> list[str]:
         """The company colours in this game's deck, in deck order (classic short game: no purple)."""
@@ -244,12 +244,12 @@ class TableView(SeatsView, TabletopView, AcquisitionView):
 
     @cached_property
     def set_aside(self) -> list[dict]:
-        """Entries the latest correction set aside, each with whether it fits now (Log view)."""
+        """Entries the latest correction set aside, each with whether it fits now (Log tab)."""
         return self.timeline.set_aside()
 
     @cached_property
     def latest_correction(self) -> dict | None:
-        """The latest correction still in effect, in words, with its banker's list (Log view)."""
+        """The latest correction still in effect, in words, with its banker's list (Log tab)."""
         return self.timeline.latest_correction()
 
     @cached_property
@@ -284,7 +284,7 @@ class TableView(SeatsView, TabletopView, AcquisitionView):
     def can_undo(self) -> bool:
         return len(self.game.journal) > 0
 
-    # -- the Play view: my decisions first -------------------------------------------------
+    # -- the Play tab: my decisions first -------------------------------------------------
     @cached_property
     def play_groups(self) -> list[action_forms.ActionGroup]:
         """The menu's groups; in phase 3 without the purchases (they have their own picker)."""
@@ -299,7 +299,7 @@ class TableView(SeatsView, TabletopView, AcquisitionView):
 
     @cached_property
     def decisions(self) -> dict:
-        """The Play view's decisions: this phone's own, the table's (anyone), and other seats' (folded)."""
+        """The Play tab's decisions: this phone's own, the table's (anyone), and other seats' (folded)."""
         mine, table, others = [], [], {}
         for group in self.play_groups:
             if not self.seat or group.actor is None:

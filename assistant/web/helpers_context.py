@@ -221,7 +221,7 @@ def trade(game, player: str, corporation: str, buying: bool) -> dict:
 # ------------------------------------------------------------------ acquisition what-if
 def acquisition_choices(game, menu: list[dict]) -> dict:
     """What the what-if form offers: buyers and companies of the menu, plus every company owned."""
-    by_buyer = purchases(menu)  # the same list the Play view's picker shows
+    by_buyer = purchases(menu)  # the same list the Play tab's picker shows
     corps = list(by_buyer) or [c for c in game.corps if game.corps[c].president is not None]
     cards = companies_of(game)
     companies = sorted(game.owner, key=lambda a: (-cards[a].face_value, a))

@@ -2,18 +2,18 @@
 
 It shows what everybody at a physical table looks at (whose turn, the phase track, the offering,
 the deck, the price row, the corporations as their cards lie, the players, the foreign
-investor, and at the end the final scoring), from the same view model as the phones; it holds
+investor, and at the end the final scoring), from the same page model as the phones; it holds
 no controls.  This module adds only what the board lays out differently."""
 
 from __future__ import annotations
 
 from functools import cached_property
 
-from assistant.web.context import TableView
+from assistant.web.context import TablePage
 
 
-class BoardScreen(TableView):
-    """A TableView for the board page (no seat: the board is everybody's)."""
+class BoardScreen(TablePage):
+    """A TablePage for the board page (no seat: the board is everybody's)."""
 
     @cached_property
     def seat(self) -> str | None:

@@ -1,5 +1,5 @@
 """The phone's seats: which seat this phone plays (the session cookie), whether it created the game
-or only watches, and what the table view shows about seats (who are you, the join QR code)."""
+or only watches, and what the table page shows about seats (who are you, the join QR code)."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def set_seat(gid: str, player: str | None, store=None) -> None:
     while len(seats) > 1 and len(json.dumps(seats)) > SEATS_CHARS:
         seats.pop(0)
     session[SEATS_KEY] = [list(pair) for pair in seats]
-    _remember(WATCHING_KEY, gid, not player)  # no seat: the phone just watches (a shared table view)
+    _remember(WATCHING_KEY, gid, not player)  # no seat: the phone just watches (a shared table page)
     session.permanent = True
     if store is not None:
         store.take_seat(gid, phone_id(), player)
@@ -76,8 +76,8 @@ def mark_host(gid: str) -> None:
     _remember(HOSTED_KEY, gid, True)
 
 
-class SeatsView:
-    """The seats part of a TableView: this phone's seats, the seats taken, the join link."""
+class SeatsPart:
+    """The seats part of a TablePage: this phone's seats, the seats taken, the join link."""
 
     @cached_property
     def person_seats(self) -> dict[str, list[str]]:
@@ -157,7 +157,7 @@ class SeatsView:
     @property
     def join_folded(self) -> bool:
         """Once another phone has joined (or a seat is played for someone), the host's join code
-        folds to one line on the Play view: the decisions come first."""
+        folds to one line on the Play tab: the decisions come first."""
         return bool(self.seats_played - self.my_seats)
 
     @cached_property
@@ -175,6 +175,6 @@ class SeatsView:
 
     @property
     def shows_join(self) -> bool:
-        """The host's phone shows the join QR code on the Play view until every seat is taken (large
+        """The host's phone shows the join QR code on the Play tab until every seat is taken (large
         until another phone has joined, then folded to one line)."""
         return self.is_host and not self.all_seats_taken and not self.snap.get("game_over")

@@ -103,7 +103,7 @@ def svg_to_png(svg: str) -> bytes:
 
 
 def of_game(v) -> Result:
-    """A finished game's result (``v``: its TableView), money as the game writes it ("$20" in v2.2)."""
+    """A finished game's result (``v``: its TablePage), money as the game writes it ("$20" in v2.2)."""
     m = v.ruleset.cash
     rows = [
         {

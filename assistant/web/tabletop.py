@@ -1,4 +1,4 @@
-"""The table as it lies, for the views: corporations, players, offering, deck, share price row,
+"""The table as it lies, for the tabs: corporations, players, offering, deck, share price row,
 cost of ownership and its outlook, the foreign investor, the final scoring and the charts.
 
 Figures come from the engine's snapshot and explanations; nothing here decides anything."""
@@ -15,8 +15,8 @@ from assistant.rules.core.scores import explain_score
 from assistant.web import card_figures, charts
 
 
-class TabletopView:
-    """The board part of a TableView (each attribute computed on first use)."""
+class TabletopPart:
+    """The tabletop part of a TablePage (each attribute computed on first use)."""
 
     @cached_property
     def corporations(self) -> list[dict]:

@@ -17,7 +17,7 @@ FAMILY = "Rolling Stock"
 
 
 def _ruleset_of(ctx) -> registry.Ruleset | None:
-    """The ruleset of what a template shows: given to it as ``ruleset``, the table view's
+    """The ruleset of what a template shows: given to it as ``ruleset``, the table page's
     (``v.ruleset``), else that of the game the address names (an error page inside a game)."""
     ruleset = ctx.get("ruleset")
     if not isinstance(ruleset, registry.Ruleset):

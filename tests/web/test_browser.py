@@ -110,8 +110,8 @@ def test_playing_without_javascript(live, browser):
 
 def _nav(page, view):
     """Tap a view in the navigation (htmx swaps the view in place)."""
-    page.locator(f"nav.tabs a[data-view={view}]").click()
-    sync_api.expect(page.locator("#region")).to_have_attribute("data-view", view)
+    page.locator(f"nav.tabs a[data-tab={view}]").click()
+    sync_api.expect(page.locator("#region")).to_have_attribute("data-tab", view)
 
 
 def _look(page, view, check):

@@ -115,13 +115,13 @@ def test_final_scoring_shows_the_charts_with_the_final_scores(client):
 def test_the_players_view_template_shows_the_charts_until_the_final_scoring_does(app, client):
     from flask import render_template
 
-    from assistant.web.context import TableView
+    from assistant.web.context import TablePage
 
     playing = _import(client, ["Amy", "Brian"], TURN_1 + TURN_2)
     t = played_game()
     over = _import(client, t["players"], t["events"])
     with app.test_request_context():
         store = app.extensions["rss_store"]
-        html = render_template("charts/players.html", v=TableView(store, playing))
+        html = render_template("charts/players.html", v=TablePage(store, playing))
         assert 'id="players-chart-wealth"' in html and 'id="players-chart-prices"' in html
-        assert render_template("charts/players.html", v=TableView(store, over)).strip() == ""
+        assert render_template("charts/players.html", v=TablePage(store, over)).strip() == ""

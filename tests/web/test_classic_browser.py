@@ -92,7 +92,7 @@ def test_classic_first_turn_on_a_phone(live, browser):
     events.append({"type": "ipo", "company": "MHE", "corporation": "Bear", "price": 11})
     page.locator("#c-actions").get_by_role("button", name="Take MHE public").click()
     expect(page.locator("#sync")).to_have_attribute("data-seq", str(len(events)), timeout=5000)
-    page.locator("nav.tabs a[data-view=corporations]").click()  # the Corps view
+    page.locator("nav.tabs a[data-tab=corporations]").click()  # the Corps view
     bear = page.locator("#c-corporations article", has_text="Bear")
     expect(bear).to_contain_text("President: Brian")
     expect(bear).to_contain_text("14")  # treasury: 3 from Brian and 11 from the bank

@@ -124,7 +124,7 @@ def test_a_phone_whose_game_is_not_on_the_server_says_so_and_keeps_its_tap(tmp_p
         expect(page.locator("#unsent")).to_be_visible()
         expect(page.locator("#unsent .msg")).to_contain_text("Not sent: this game is not on the table's server.")
         expect(page.locator("form.unsent-form")).to_have_count(1)
-        page.locator("nav.tabs a[data-view=log]").click()  # another view: the words stay
+        page.locator("nav.tabs a[data-tab=log]").click()  # another view: the words stay
         page.wait_for_timeout(1200)
         expect(words).to_be_visible()
         assert other_app.extensions["rss_store"].game_exists(gid) is False
@@ -148,7 +148,7 @@ def test_a_phone_whose_game_is_not_on_the_server_says_so_and_keeps_its_tap(tmp_p
 
 TIMES = """() => {
   window.__swapAt = null; window.__downAt = null;
-  document.addEventListener("htmx:afterSwap", e => { if (e.detail.target.id === "view") { window.__swapAt = performance.now(); } });
+  document.addEventListener("htmx:afterSwap", e => { if (e.detail.target.id === "tab") { window.__swapAt = performance.now(); } });
   document.addEventListener("pointerdown", () => { window.__downAt = performance.now(); }, true);
 }"""
 
@@ -161,7 +161,7 @@ def test_a_tap_aimed_at_a_decision_just_replaced_enters_nothing(live, browser):
     mine = page.locator("#c-actions .group.mine")
     expect(mine.get_by_role("button", name="I'm done with phase 3 (Acquisition)")).to_be_visible()
     # the finger last touched the tabs (nothing there changes), and is on its way to "I'm done"
-    tab = page.locator("nav.tabs a[data-view=play]").bounding_box()
+    tab = page.locator("nav.tabs a[data-tab=play]").bounding_box()
     page.mouse.move(tab["x"] + tab["width"] / 2, tab["y"] + tab["height"] / 2)
     page.evaluate(TIMES)
 

@@ -134,8 +134,8 @@ def tap_helper(page, scope: str, label: str):
 
 def nav(page, view: str) -> None:
     """Tap a view in the navigation."""
-    page.locator(f"nav.tabs a[data-view={view}]").click()
-    expect(page.locator("#region")).to_have_attribute("data-view", view)
+    page.locator(f"nav.tabs a[data-tab={view}]").click()
+    expect(page.locator("#region")).to_have_attribute("data-tab", view)
 
 
 def numbers(text: str) -> list[int]:

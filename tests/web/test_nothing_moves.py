@@ -124,7 +124,7 @@ def test_a_remote_change_while_reading_table_half_way_down_moves_nothing(live, b
     # what Brian is reading: the first component whose top is below the turn bar
     probe = page.evaluate(
         """() => { const bar = document.getElementById('turn').getBoundingClientRect().bottom;
-                   const el = [...document.querySelectorAll('#view section[id]')]
+                   const el = [...document.querySelectorAll('#tab section[id]')]
                        .find(e => e.getBoundingClientRect().top >= bar);
                    return el ? el.id : null; }"""
     )
@@ -166,7 +166,7 @@ def test_a_turn_change_under_the_finger_takes_no_tap_for_700_ms(live, browser):
     url = _investment_game(page, live)
     page.mouse.move(x, y)
     # by geometry: while buttons settle they take no pointer events, so elementFromPoint skips them
-    what = """([x, y]) => { const c = [...document.querySelectorAll('#view button, #view summary, #view a')].find(e => {
+    what = """([x, y]) => { const c = [...document.querySelectorAll('#tab button, #tab summary, #tab a')].find(e => {
                           const r = e.getBoundingClientRect();
                           return r.left <= x && x <= r.right && r.top <= y && y <= r.bottom; });
                       return c ? c.tagName + ' ' + c.textContent.trim() : null; }"""
@@ -174,14 +174,14 @@ def test_a_turn_change_under_the_finger_takes_no_tap_for_700_ms(live, browser):
     _post_event(url, {"type": "pass", "player": "Amy"})  # now it is Brian's turn: his decisions appear
     _settled(page, 4)
     after = page.evaluate(what, [x, y])
-    settling = page.evaluate("document.getElementById('view').classList.contains('settling')")
+    settling = page.evaluate("document.getElementById('tab').classList.contains('settling')")
     print(f"\nturn change: under the finger {before!r} became {after!r}; buttons settling: {settling}")
     assert after == "BUTTON Pass" and before != after, "the check needs the new button under the finger"
     assert settling
     page.mouse.click(x, y)  # the tap meant for what was there before
     page.wait_for_timeout(900)
     assert _seq(url) == 4, "a tap within 700 ms of the change hit the button that came under the finger"
-    assert not page.evaluate("document.getElementById('view').classList.contains('settling')")
+    assert not page.evaluate("document.getElementById('tab').classList.contains('settling')")
     page.mouse.click(x, y)  # later, the same tap is a tap on Pass
     expect(page.locator("#c-last.entered")).to_contain_text("Brian passes")
     assert page.problems == [] and twin.problems == []

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debi
 expect = sync_api.expect
 
 PHONES = {"360": {"width": 360, "height": 740}, "320": {"width": 320, "height": 640}}
-VIEWS = ("play", "table", "corporations", "players", "log", "more")
+TABS = ("play", "table", "corporations", "players", "log", "more")
 
 
 def _phone(browser, size="360", **kw):
@@ -137,9 +137,9 @@ def _scroll_to_bottom(page):
 
 
 def _nav(page, view):
-    page.locator(f"nav.tabs a[data-view={view}]").click()
-    expect(page.locator("#region")).to_have_attribute("data-view", view)
-    expect(page.locator("#view")).not_to_have_class(re.compile(r"htmx-(swapping|settling)"))  # the swap is done
+    page.locator(f"nav.tabs a[data-tab={view}]").click()
+    expect(page.locator("#region")).to_have_attribute("data-tab", view)
+    expect(page.locator("#tab")).not_to_have_class(re.compile(r"htmx-(swapping|settling)"))  # the swap is done
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -157,7 +157,7 @@ def test_whose_turn_stays_in_view_in_every_view_light_and_dark(live, browser, si
     heights = {}
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        for view in VIEWS:
+        for view in TABS:
             _nav(page, view)
             page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
             assert page.evaluate(
@@ -501,10 +501,10 @@ def test_views_work_without_javascript(live, browser):
     page.get_by_role("button", name="I am Amy").click()
     page.locator("#c-actions form.big button").first.click()
     page.wait_for_url(url)
-    for view in VIEWS[1:]:
-        page.locator(f"nav.tabs a[data-view={view}]").click()
+    for view in TABS[1:]:
+        page.locator(f"nav.tabs a[data-tab={view}]").click()
         page.wait_for_url(f"{url}/v/{view}")
-        expect(page.locator(f"nav.tabs a[data-view={view}]")).to_have_attribute("aria-current", "page")
+        expect(page.locator(f"nav.tabs a[data-tab={view}]")).to_have_attribute("aria-current", "page")
     page.go_back()
     page.wait_for_url(f"{url}/v/log")
     page.get_by_text("Undo the last event…").click()

@@ -213,4 +213,4 @@ def test_forms_carry_csrf_seq_and_token(client, table):
         assert form.fields["token"]
         assert form.attrs["hx-post"] == form.action
         assert "hx-target" not in form.attrs  # inherited: the answer replaces the view (#region's hx-target)
-    assert 'id="region"' in client.get(f"/games/{gid}").text.split('hx-target="#view"')[0].rsplit("<div", 1)[1]
+    assert 'id="region"' in client.get(f"/games/{gid}").text.split('hx-target="#tab"')[0].rsplit("<div", 1)[1]

@@ -125,10 +125,10 @@ def test_the_turn_bar_takes_a_phone_to_its_decisions_and_a_held_seat_asks_first(
         )
     page.reload()
     page.locator("form.seats").first.get_by_role("button", name="I am Amy", exact=True).click()
-    page.locator("nav.tabs a[data-view=table]").click()
-    expect(page.locator("#region")).to_have_attribute("data-view", "table")
+    page.locator("nav.tabs a[data-tab=table]").click()
+    expect(page.locator("#region")).to_have_attribute("data-tab", "table")
     page.locator("#turn a.you").click()  # one tap, from the Table view
-    expect(page.locator("#region")).to_have_attribute("data-view", "play")
+    expect(page.locator("#region")).to_have_attribute("data-tab", "play")
     expect(page.locator("#c-actions .group.mine").first).to_be_visible()
     assert page.evaluate("window.scrollY") == 0
 

@@ -37,9 +37,9 @@ def test_a_finished_game_shares_its_result_as_an_image_text_and_a_printable_page
     assert png.mimetype == "image/png"
     width, height, rows = read(png.data)
     with client.application.test_request_context():
-        from assistant.web.context import TableView
+        from assistant.web.context import TablePage
 
-        box = share.of_game(TableView(store, gid, view="players")).layout()
+        box = share.of_game(TablePage(store, gid, tab="players")).layout()
     assert (width, height) == (box["width"], box["height"]) and width == 1200
     assert dark_pixels(rows, 40, 90) > 2000, "the title is not drawn"
     assert dark_pixels(rows, box["chart_top"], box["legend_top"]) > 2000, "the chart's labels are not drawn"
@@ -51,9 +51,9 @@ def test_a_finished_game_shares_its_result_as_an_image_text_and_a_printable_page
 def test_the_image_is_drawn_with_the_bundled_font(client, store):
     gid = _finished(client)
     with client.application.test_request_context():
-        from assistant.web.context import TableView
+        from assistant.web.context import TablePage
 
-        result = share.of_game(TableView(store, gid, view="players"))
+        result = share.of_game(TablePage(store, gid, tab="players"))
         svg, png = result.svg(), result.png()
     bare = bytes(resvg_py.svg_to_bytes(svg_string=svg, skip_system_fonts=True, font_files=[]))
     assert dark_pixels(read(bare)[2], 40, 90) == 0  # with no font, no text at all

@@ -59,7 +59,7 @@ def test_without_the_api_the_first_tap_starts_the_video_and_more_turns_it_off(li
     print(f"\nwake fallback: {playing}")
     assert playing == {"paused": False, "muted": True, "loop": True, "advanced": True}
     # More: the switch says so, and turns it off; the choice stays after a reload
-    page.locator("nav.tabs a[data-view=more]").click()
+    page.locator("nav.tabs a[data-tab=more]").click()
     switch = page.locator("#wake-switch")
     switch.wait_for()
     assert switch.is_checked() and "video" in page.locator("#wake-state").inner_text()

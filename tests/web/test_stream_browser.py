@@ -41,7 +41,7 @@ WATCH = """() => {
     const r = document.getElementById("region");
     if (r && !(r.dataset.seq in window.rssShown)) { window.rssShown[r.dataset.seq] = Date.now(); }
   };
-  new MutationObserver(note).observe(document.getElementById("view"), {childList: true, subtree: true});
+  new MutationObserver(note).observe(document.getElementById("tab"), {childList: true, subtree: true});
   note();
 }"""
 

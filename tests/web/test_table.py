@@ -24,7 +24,7 @@ COMPONENTS = [
 
 
 # which view shows which component (each view has its own URL and works without JavaScript)
-VIEWS = {
+TABS = {
     "play": ["banner", "actions", "last"],
     "table": ["banner", "offering", "deck", "prices", "foreign"],
     "corporations": ["banner", "corporations"],
@@ -37,7 +37,7 @@ VIEWS = {
 def test_the_table_is_split_into_views_each_with_its_own_url(client, table):
     gid = table.started_game()
     seen = set()
-    for name, components in VIEWS.items():
+    for name, components in TABS.items():
         url = f"/games/{gid}" if name == "play" else f"/games/{gid}/v/{name}"
         page = client.get(url)
         assert page.status_code == 200, name
@@ -48,7 +48,7 @@ def test_the_table_is_split_into_views_each_with_its_own_url(client, table):
         assert "Amy: bid or pass" in page.text
         # the navigation links every view, the current one marked, each with a plain href
         nav = page.text[page.text.index('<nav class="tabs"') :]
-        for other in VIEWS:
+        for other in TABS:
             href = f"/games/{gid}" if other == "play" else f"/games/{gid}/v/{other}"
             assert f'href="{href}"' in nav
         assert nav.count('aria-current="page"') == 1
@@ -58,7 +58,7 @@ def test_the_table_is_split_into_views_each_with_its_own_url(client, table):
     assert client.get(f"/games/{gid}/r/secrets").status_code == 404
 
 
-@pytest.mark.parametrize("name", list(VIEWS))
+@pytest.mark.parametrize("name", list(TABS))
 def test_a_views_region_refreshes_itself_once_per_change(client, table, name):
     gid = table.started_game()
     resp = client.get(f"/games/{gid}/r/{name}")
@@ -69,7 +69,7 @@ def test_a_views_region_refreshes_itself_once_per_change(client, table, name):
     assert html.count('hx-trigger="rss-changed from:body"') == 1
     assert f'hx-get="/games/{gid}/r/{name}"' in html
     assert 'id="turn"' in html and html.count('hx-swap-oob="true"') == 2
-    for c in VIEWS[name]:
+    for c in TABS[name]:
         if c != "banner":
             assert f'id="c-{c}"' in html
 

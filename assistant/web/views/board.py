@@ -13,7 +13,7 @@ bp = Blueprint("board", __name__, url_prefix="/games")
 
 
 def _board(gid: str) -> BoardScreen:
-    return BoardScreen(get_store(), gid, view="table")
+    return BoardScreen(get_store(), gid, tab="table")
 
 
 @bp.get("/<gid>/board")

@@ -14,7 +14,7 @@ from assistant.rules import RuleError
 from assistant.store import Refused, Stale, normalise_event
 from assistant.web import action_forms
 from assistant.web.db import get_store
-from assistant.web.views.table import view
+from assistant.web.views.table import table_page
 
 bp = Blueprint("correct", __name__, url_prefix="/games")
 
@@ -29,7 +29,7 @@ def _before(v, index: int):
 @bp.get("/<gid>/correct/<int:index>")
 def choose(gid: str, index: int):
     """The entry's own choice first, filled in as logged; every other choice the rules gave folded."""
-    v = view(gid)
+    v = table_page(gid)
     game = _before(v, index)
     groups = action_forms.build(game.legal_actions(), game.snapshot(), game.ruleset)
     entry = v.game.journal[index] if index < len(v.game.journal) else {}
@@ -80,7 +80,7 @@ def as_logged(groups, event: dict) -> dict | None:
 
 @bp.get("/<gid>/correct/<int:index>/preview")
 def preview(gid: str, index: int):
-    v = view(gid)
+    v = table_page(gid)
     try:
         event = action_forms.event_from_form(request.args)
     except action_forms.FormError as err:
@@ -98,7 +98,7 @@ def preview(gid: str, index: int):
 
 @bp.post("/<gid>/correct/<int:index>")
 def apply(gid: str, index: int):
-    view(gid)
+    table_page(gid)
     try:
         event = action_forms.event_from_form(request.form)
         seq = int(request.form.get("seq", ""))
@@ -110,7 +110,7 @@ def apply(gid: str, index: int):
         return redirect(url_for("correct.choose", gid=gid, index=index), code=303)
     except Refused as err:
         abort(422, description=err.message)
-    return redirect(url_for("table.view_page", gid=gid, name="log"), code=303)
+    return redirect(url_for("table.tab_page", gid=gid, name="log"), code=303)
 
 
 def _back_or_404(v, to: int) -> dict:
@@ -122,7 +122,7 @@ def _back_or_404(v, to: int) -> dict:
 @bp.get("/<gid>/back/<int:to>")
 def back(gid: str, to: int):
     """The confirmation of going back to the game as it was after row ``to``: what changes."""
-    v = view(gid, view="log")
+    v = table_page(gid, tab="log")
     out = _back_or_404(v, to)
     words = v.timeline.row_words(to - 1)[:1]
     return render_template("correct/back.html", v=v, to=to, out=out, row_text=(words or [None])[0] or f"row {to}")
@@ -130,7 +130,7 @@ def back(gid: str, to: int):
 
 @bp.post("/<gid>/back/<int:to>")
 def go_back(gid: str, to: int):
-    view(gid)
+    table_page(gid)
     try:
         seq = int(request.form.get("seq", ""))
     except ValueError:
@@ -141,4 +141,4 @@ def go_back(gid: str, to: int):
         return redirect(url_for("correct.back", gid=gid, to=to), code=303)
     except Refused as err:
         abort(422, description=err.message)
-    return redirect(url_for("table.view_page", gid=gid, name="log"), code=303)
+    return redirect(url_for("table.tab_page", gid=gid, name="log"), code=303)

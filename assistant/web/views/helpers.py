@@ -30,7 +30,7 @@ from assistant.rules import RuleError, registry
 from assistant.web import helpers_context as hc
 from assistant.web.charts import history_charts
 from assistant.web.db import get_store
-from assistant.web.views.table import view
+from assistant.web.views.table import table_page
 
 bp = Blueprint("helpers", __name__)
 
@@ -95,25 +95,25 @@ def rules():
 # ------------------------------------------------------------------ helpers
 @bp.get("/games/<gid>/help/close")
 def close(gid: str):
-    view(gid)  # 404 for an unknown game
+    table_page(gid)  # 404 for an unknown game
     return ""
 
 
 @bp.get("/games/<gid>/help/dividend")
 def dividend(gid: str):
-    v = view(gid)
+    v = table_page(gid)
     return _render("dividend", v, chart=hc.dividend(v.game))
 
 
 @bp.get("/games/<gid>/help/ipo")
 def ipo(gid: str):
-    v = view(gid)
+    v = table_page(gid)
     return _render("ipo", v, calc=hc.ipo(v.game))
 
 
 @bp.get("/games/<gid>/help/trade")
 def trade(gid: str):
-    v = view(gid)
+    v = table_page(gid)
     args = request.args
     try:
         player = hc.need_player(v.game, args.get("player"))
@@ -128,7 +128,7 @@ def trade(gid: str):
 
 @bp.get("/games/<gid>/help/acquisition")
 def acquisition(gid: str):
-    v = view(gid)
+    v = table_page(gid)
     args = request.args
     choices = hc.acquisition_choices(v.game, v.menu)
     result = None
@@ -149,7 +149,7 @@ def acquisition(gid: str):
 
 @bp.get("/games/<gid>/help/closing")
 def closing(gid: str):
-    v = view(gid)
+    v = table_page(gid)
     company = request.args.get("company")
     if company:
         try:
@@ -162,25 +162,25 @@ def closing(gid: str):
 
 @bp.get("/games/<gid>/help/standings")
 def standings(gid: str):
-    v = view(gid)
+    v = table_page(gid)
     return _render("standings", v, rows=hc.standings(v.game), charts=history_charts(v.game))
 
 
 @bp.get("/games/<gid>/help/banker")
 def banker(gid: str):
-    v = view(gid)
+    v = table_page(gid)
     return _render("banker", v, entries=hc.banker(v.game))
 
 
 @bp.get("/games/<gid>/help/outlook")
 def outlook(gid: str):
-    v = view(gid)
+    v = table_page(gid)
     return _render("outlook", v, o=hc.outlook(v.game))
 
 
 @bp.get("/games/<gid>/why/<kind>")
 def why(gid: str, kind: str):
-    v = view(gid)
+    v = table_page(gid)
     if kind not in hc.WHY_KINDS:
         abort(404, description=f"There is no explanation called {kind[:40]!r}.")
     try:

@@ -10,10 +10,10 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 
 from assistant.store import Refused, Stale
 from assistant.web.action_forms import FormError, event_from_form
-from assistant.web.context import VIEW_KEYS
+from assistant.web.context import TAB_KEYS
 from assistant.web.db import get_store
 from assistant.web.seats import seat_of
-from assistant.web.views.table import render_region, view
+from assistant.web.views.table import render_region, table_page
 
 bp = Blueprint("play", __name__, url_prefix="/games")
 
@@ -29,23 +29,23 @@ def _expected_seq() -> int | None:
         return None
 
 
-def _posted_view() -> str:
-    name = request.form.get("view") or request.args.get("view") or "play"
-    return name if name in VIEW_KEYS else "play"
+def _posted_tab() -> str:
+    name = request.form.get("tab") or request.args.get("tab") or "play"
+    return name if name in TAB_KEYS else "play"
 
 
 def _answer(gid: str, status: int, **kwargs):
     """The result of a POST: redirect on success without htmx; otherwise render.
 
-    With htmx the answer is the region of the view the phone is on (with the turn bar and the
+    With htmx the answer is the region of the tab the phone is on (with the turn bar and the
     poller out of band): one answer brings the phone up to date, so no further request follows."""
-    name = _posted_view()
+    name = _posted_tab()
     if status == 200 and not _is_htmx():
         if name == "play":
             return redirect(url_for("table.page", gid=gid), code=303)
-        return redirect(url_for("table.view_page", gid=gid, name=name), code=303)
+        return redirect(url_for("table.tab_page", gid=gid, name=name), code=303)
     rule = kwargs.pop("error_rule", None)
-    v = view(gid, view=name, entered=status == 200, **kwargs)
+    v = table_page(gid, tab=name, entered=status == 200, **kwargs)
     v.error_rule = rule  # the anchor of the rule a refusal applies (actions.html links to /rules)
     if _is_htmx():
         return make_response(render_region(v), status)
@@ -86,7 +86,7 @@ def act(gid: str):
 
 @bp.get("/<gid>/undo")
 def confirm_undo(gid: str):
-    v = view(gid, confirm_undo=True, view="log" if not _is_htmx() else "play")
+    v = table_page(gid, confirm_undo=True, tab="log" if not _is_htmx() else "play")
     if _is_htmx():
         return render_template("components/actions.html", v=v)
     return render_template("table.html", v=v)

@@ -7,15 +7,15 @@ from flask import Blueprint, abort, make_response, render_template, request
 
 from assistant.rules import RuleError
 from assistant.web import costly, share
-from assistant.web.context import TableView
+from assistant.web.context import TablePage
 from assistant.web.db import get_store
 from assistant.web.scorecheck import FormError, ScoreForm
 
 bp = Blueprint("share", __name__)
 
 
-def _finished(gid: str) -> TableView:
-    v = TableView(get_store(), gid, view="players")
+def _finished(gid: str) -> TablePage:
+    v = TablePage(get_store(), gid, tab="players")
     if not v.final:
         abort(404, description="The game is not over yet: its result is shared once the final scoring is done.")
     return v

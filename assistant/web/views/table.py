@@ -6,7 +6,7 @@ from flask import Blueprint, abort, current_app, make_response, redirect, render
 from markupsafe import Markup
 
 from assistant.store import NotFound
-from assistant.web.context import VIEW_KEYS, TableView
+from assistant.web.context import TAB_KEYS, TablePage
 from assistant.web.db import get_store
 from assistant.web.seats import set_seat
 
@@ -32,55 +32,55 @@ CHANGED_EVENT = "rss-changed"
 SHARED = ("offering", "deck", "corporations", "prices", "foreign", "history")
 
 
-def view(gid: str, **kwargs) -> TableView:
+def table_page(gid: str, **kwargs) -> TablePage:
     kwargs.setdefault("corp", request.args.get("corp") or None)
     kwargs.setdefault("everything", request.args.get("history") == "everything")
-    return TableView(get_store(), gid, **kwargs)
+    return TablePage(get_store(), gid, **kwargs)
 
 
-def _view_name(name: str) -> str:
-    if name not in VIEW_KEYS:
-        abort(404, description=f"There is no view called {name[:40]!r}.")
+def _tab_name(name: str) -> str:
+    if name not in TAB_KEYS:
+        abort(404, description=f"There is no tab called {name[:40]!r}.")
     return name
 
 
-def view_url(v: TableView, name: str | None = None, region: bool = False, **params) -> str:
-    """The address of one of the table's views (``region``: just its part of the page, for htmx)."""
-    name = name or v.view
+def tab_url(v: TablePage, name: str | None = None, region: bool = False, **params) -> str:
+    """The address of one of the table page's tabs (``region``: just its part of the page, for htmx)."""
+    name = name or v.tab
     if region:
         return url_for("table.region", gid=v.gid, name=name, **params)
     if name == "play":
         return url_for("table.page", gid=v.gid, **params)
-    return url_for("table.view_page", gid=v.gid, name=name, **params)
+    return url_for("table.tab_page", gid=v.gid, name=name, **params)
 
 
-def render_region(v: TableView, oob: bool = True) -> str:
-    """A view's region, with the turn bar and the poller out of band (one answer updates the phone)."""
+def render_region(v: TablePage, oob: bool = True) -> str:
+    """A tab's region, with the turn bar and the poller out of band (one answer updates the phone)."""
     return render_template("region.html", v=v, oob=oob)
 
 
 @bp.get("/<gid>")
 def page(gid: str):
-    v = view(gid, full_history=request.args.get("history") == "all")
+    v = table_page(gid, full_history=request.args.get("history") == "all")
     return render_template("table.html", v=v)
 
 
 @bp.get("/<gid>/v/<name>")
-def view_page(gid: str, name: str):
-    v = view(gid, full_history=request.args.get("history") == "all", view=_view_name(name))
+def tab_page(gid: str, name: str):
+    v = table_page(gid, full_history=request.args.get("history") == "all", tab=_tab_name(name))
     return render_template("table.html", v=v)
 
 
 @bp.get("/<gid>/r/<name>")
 def region(gid: str, name: str):
     """The current view's region: what a phone re-fetches once after a change made elsewhere."""
-    v = view(gid, full_history=request.args.get("history") == "all", view=_view_name(name))
+    v = table_page(gid, full_history=request.args.get("history") == "all", tab=_tab_name(name))
     resp = make_response(render_region(v))
     resp.headers["Vary"] = "HX-Request"
     return resp
 
 
-def shared(v: TableView, name: str) -> Markup:
+def shared(v: TablePage, name: str) -> Markup:
     """A component that looks the same on every phone, rendered once per game and seq."""
     if name not in SHARED:
         raise ValueError(f"{name} is not a shared component")
@@ -95,7 +95,7 @@ def shared(v: TableView, name: str) -> Markup:
 def component(gid: str, name: str):
     if name not in COMPONENTS:
         abort(404, description=f"There is no component called {name!r}.")
-    v = view(gid, full_history=request.args.get("history") == "all")
+    v = table_page(gid, full_history=request.args.get("history") == "all")
     if name not in SHARED:
         return render_template(f"components/{name}.html", v=v)
     return str(shared(v, name))
@@ -104,7 +104,7 @@ def component(gid: str, name: str):
 @bp.get("/<gid>/qr.svg")
 def qr(gid: str):
     """The join link's QR code as an image: fetched once by a phone, not with every change."""
-    v = view(gid)
+    v = table_page(gid)
     resp = make_response(str(v.qr))
     resp.mimetype = "image/svg+xml"
     resp.headers["Cache-Control"] = "private, max-age=86400"
@@ -115,7 +115,7 @@ def qr(gid: str):
 @bp.get("/<gid>/seats")
 def seats(gid: str):
     """The host's poll while seats are free: 204 while ``taken`` seats are taken, else a change signal."""
-    v = view(gid)
+    v = table_page(gid)
     taken = request.args.get("taken", type=int)
     if taken == v.seats_count[0]:
         resp = make_response("", 204)
@@ -165,5 +165,5 @@ def seat(gid: str):
     return redirect(url_for("table.page", gid=gid), code=303)
 
 
-bp.add_app_template_global(view_url, "view_url")
+bp.add_app_template_global(tab_url, "tab_url")
 bp.add_app_template_global(shared, "shared")
