@@ -32,18 +32,14 @@ def standard() -> str:
     """The default data folder: the user's data folder for the app (platformdirs)."""
     import platformdirs
 
-    return platformdirs.user_data_dir(APP, appauthor=False)
+    return platformdirs.user_data_dir(APP, appauthor=False)  # pragma: no mutate: appauthor is read on Windows only
 
 
 def older() -> list[str]:
     """The default folders of earlier versions (Flask's instance folder): the checkout's
     ``instance/`` (a checkout or an editable install) and ``<venv>/var/assistant.web-instance``."""
     top = Path(__file__).resolve().parents[2]  # the checkout (or site-packages, for a wheel)
-    out = []
-    for folder in (top / "instance", Path(sys.prefix) / "var" / OLD_INSTALLED):
-        if str(folder) not in out:
-            out.append(str(folder))
-    return out
+    return [str(top / "instance"), str(Path(sys.prefix) / "var" / OLD_INSTALLED)]  # (never the same folder)
 
 
 def games_in(folder: str) -> int:
@@ -55,9 +51,14 @@ def games_in(folder: str) -> int:
     except OSError:
         return 0
     try:
-        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+        conn = sqlite3.connect(
+            f"{Path(path).resolve().as_uri()}?mode=ro",
+            uri=True,  # pragma: no mutate: Debian's SQLite (SQLITE_USE_URI) reads a file: URI either way
+            timeout=5,  # pragma: no mutate: a lock waited for 5 s or 6: no test waits that long
+        )
         try:
-            return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+            count = "SELECT count(*) FROM games"  # pragma: no mutate: SQL is case-blind
+            return conn.execute(count).fetchone()[0]
         finally:
             conn.close()
     except sqlite3.Error:
@@ -78,16 +79,17 @@ class Place:
         return os.path.join(self.folder, DB_FILE)
 
 
-def choose(database: str | None = None) -> Place:
+def choose(database: str | None = None, earlier: list[str] | None = None) -> Place:
     """The data folder to use (``$RSS_INSTANCE``, else the standard one, else an older one holding the
     games), with what the start line says about a database elsewhere.  ``database``: a file named with
-    ``--db`` or ``$RSS_DB`` (only the notes depend on it)."""
+    ``--db`` or ``$RSS_DB`` (only the notes depend on it); ``earlier``: the older default folders
+    (``older()``: the tests give their own)."""
     explicit = os.environ.get(ENV) or None
     here = explicit or standard()
-    others = [(f, n) for f in older() if os.path.abspath(f) != os.path.abspath(here) and (n := games_in(f))]
+    earlier = older() if earlier is None else earlier
+    others = [(f, n) for f in earlier if os.path.abspath(f) != os.path.abspath(here) and (n := games_in(f))]
     if not others:
         return Place(here)
-    used = database or os.path.join(here, DB_FILE)
     if not explicit and not database and not games_in(here):
         # nothing here yet: the games are where an earlier install kept them, used as they are
         folder, count = max(others, key=lambda o: _mtime(o[0]))
@@ -99,6 +101,7 @@ def choose(database: str | None = None) -> Place:
         others = [o for o in others if o[0] != folder]
     else:
         place = Place(here)
+    used = database or place.database  # (an older folder's, when that one is used)
     for folder, count in others:
         source = os.path.join(folder, DB_FILE)
         place.notes.append(
