@@ -330,7 +330,7 @@ def banker(game, last: int = 10) -> list[dict]:
                 {
                     "n": i + 1,
                     "text": entry.get("text", ""),
-                    "sheet": banker_sheet(entry),
+                    "sheet": banker_sheet(entry, game.ruleset.cash),
                     "moves": [{"payer": p, "payee": q, "amount": a, "why": w} for p, q, a, w in entry["moves"]],
                     "auto": bool(entry.get("auto")),
                 }
@@ -345,7 +345,7 @@ def banker_lines(game, n: int, recent: int = 3) -> list[str] | None:
     journal = game.journal
     if not isinstance(n, int) or not 1 <= n <= len(journal) or n <= len(journal) - recent:
         return None
-    return banker_sheet(journal[n - 1]) or None
+    return banker_sheet(journal[n - 1], game.ruleset.cash) or None
 
 
 def outlook(game) -> dict:

@@ -340,7 +340,7 @@ def test_end_check_flips_when_the_offering_is_empty_and_ends_next_turn():
     assert g.costs() == {"red": 15, "orange": 15, "yellow": 15, "green": 15}
     assert g._auto == [
         "No company is left in the offering: the game end card is flipped (cost of ownership "
-        "red 15, orange 15, yellow 15, green 15); the game ends in the next phase 10"
+        "red $15, orange $15, yellow $15, green $15); the game ends in the next phase 10"  # the Guide writes $
     ]
     g._advance()  # the last turn: nothing to decide on an empty table
     assert g.game_over and g.snapshot()["phase"] == 10 and g.turn == 3
@@ -357,7 +357,7 @@ def test_end_check_ends_the_game_when_corporations_hold_100():
     g.phase = 10
     g._start_end_check()
     assert g.game_over and not g.end_flipped
-    assert g._auto[0] == "Alpha, Beta at 100: the game ends"
+    assert g._auto[0] == "Alpha, Beta at $100: the game ends"
 
 
 # ---------------------------------------------------------------------------- refusals name a rule

@@ -217,10 +217,18 @@ V22_MARKS = "●▲■◇○"
 # An amount of money written bare (v2.2 and the Guide write "$12"): a figure after the words that say
 # money ("buys an Eagle share for 12", "Cash 30", "pays 2 per share", "treasury 8", "worth 24", "income 3"; not the phase "collect income" before the next phase's number).
 BARE_MONEY = re.compile(
-    r"(?<![\w-])(?<!collect )(?:for|pays|paid|bids?|at|cash|treasury|money|worth|costs?|payment|value|receives|income|earns)"
+    r"(?<![\w-])(?<!collect )(?:for|pays|paid|bids?|at|cash|treasury|money|worth|costs?|payment|value|receives|income|earns"
+    r"|above|bonus of|fell to|price to|with)"
     r"\s+(?!\$)[−-]?\d+(?![\d%×.★]|\s*(?:shares?|players?|seats?|compan|cards?|turns?|times|×|★|px|required|issu))",
     re.I,
 )
+# A change of money written bare after whose it is ("Collect income: Amy +2, Wheel −1"), and the final
+# scores the log ends with ("The game ends. Amy 112, Brian 98"), and the end card's costs of ownership.
+BARE_SIGNED = re.compile(r"(?<=\w )[+−]\d+(?![\d%×.★]|\s*(?:shares?|★|synerg|compan))")
+BARE_SCORES = re.compile(r"The game ends\. [^\n]*?(?<![$\w])\d")
+BARE_COSTS = re.compile(r"cost of ownership (?:(?:red|orange|yellow|green|blue) )?\d")
+# The banker's sheet: "Bank pays Amy 3; Crystal 3", "Bank → Amy: 3 (income)".
+BARE_SHEET = re.compile(r"(?:→ [^:\n]+:|\bpays [A-Z][^\n;$]*?) \d")
 
 
 def _rulebook_text(ruleset) -> str:
@@ -276,6 +284,10 @@ def foreign_words(ruleset, every) -> dict[str, re.Pattern]:
             )
     if ruleset.cash(1) != "1":  # the game writes money with its sign: a bare amount is another game's way
         found["a bare money figure"] = BARE_MONEY
+        found["a bare change of money"] = BARE_SIGNED
+        found["bare final scores"] = BARE_SCORES
+        found["bare costs of ownership"] = BARE_COSTS
+        found["a bare amount on the banker's sheet"] = BARE_SHEET
     own_marks = _own_marks(ruleset)
     for mark in MARKS:
         if mark not in own_marks and mark != "●":  # ● is money too: a figure with ● is looked for above
@@ -448,3 +460,41 @@ def test_the_helpers_tables_write_money_as_the_rules_do(client, table, key, sign
     assert len(cells["ipo"]) >= 5 and len(cells["dividend"]) >= 2, cells
     bare = [c for figures in cells.values() for c in figures if not re.fullmatch(rf"{re.escape(sign)}\d+", c.strip())]
     assert bare == [], cells
+
+
+def test_classic_names_its_phases_and_collect_income_as_the_guide_does(client, table):
+    """Issue 37: a classic player could not find "collect income": the log and the banker's sheet
+    said "Acquisitions done" and "Closing done" and listed phase 8's income under the latter, and a
+    phase 3 decision was headed "Alice: investment".  The Guide (1.4) names the phases "Phase 3 –
+    auctions and share trading", "Phase 6 – corporations buy companies", "Phase 7 – close companies",
+    "Phase 8 – collect income", and writes money with $.  (The words test above cannot tell: the
+    Guide says "investment", "closing" and "income" elsewhere.)"""
+    players = rulesets.players_for(registry.CLASSIC, 4)
+    gid = _create(client, table, "rolling-stock", players)
+    # the seeded game to its first phase 6 and phase 7 ended, and phase 8's income collected
+    events = rulesets.playout(registry.CLASSIC, players, 3000, seed=1)
+    game = registry.CLASSIC.create(players)
+    upto = 0
+    for event in events:
+        game.apply(event)
+        upto += 1
+        texts = [t for e in game.journal for t in (e["text"], *e["auto"])]
+        if any(t.endswith("Phase 6 – corporations buy companies: done") for t in texts) and game.phase > 8:
+            break
+    first = next(i for i, e in enumerate(events) if e["type"] not in ("reveal",))  # a player's first decision
+    seq = _post(table, gid, events[:first], 0)
+    state = table.state(gid)
+    assert state["phase"] == 3 and state["next"]["player"] == events[first]["player"]
+    play = own_words_crawl.words_of(client.get(f"/games/{gid}/v/play").text)[0]
+    assert f"{state['next']['player']}: auctions and share trading" in play, play
+    assert ": investment" not in play
+    _post(table, gid, events[first:upto], seq)
+    log = own_words_crawl.words_of(client.get(f"/games/{gid}/v/log").text)[0]
+    banker = own_words_crawl.words_of(client.get(f"/games/{gid}/help/banker").text)[0]
+    assert "Phase 6 – corporations buy companies: done" in log  # (no money moves: not on the banker's sheet)
+    assert re.search(r"Collect income: \w+ \+\$\d+", log), log
+    assert re.search(r"Bank → \w+: \$\d+ \(collect income\)", banker), banker  # the sheet says why as the Guide does
+    for page in (log, banker):
+        assert "Phase 7 – close companies: done" in page
+        assert "Acquisitions done" not in page and "Closing done" not in page
+        assert not re.search(r"(?<!Collect )[Ii]ncome: |\(income\)", page)

@@ -51,7 +51,7 @@ class FiguresMixin:
         self.final = {"scores": scores, "ranking": ranking}
         if self.two_handed:  # the seats in their first player order decide whose they are
             self.final["two_handed"] = final_score.two_handed(list(self.players), self.persons, ranking)
-        self._log("The game ends. " + ", ".join(f"{p} {scores[p]}" for p in ranking))
+        self._log("The game ends. " + ", ".join(f"{p} {self.ruleset.cash(scores[p])}" for p in ranking))
 
 
 def corporation_figures(game, name: str) -> dict | None:

@@ -179,12 +179,13 @@ class Journal(Sequence):
         return (Journal, (self._tail, self.base))
 
 
-def banker_sheet(entry: dict) -> list[str]:
-    """What to move on the real table for one journal entry: who pays whom, grouped."""
+def banker_sheet(entry: dict, cash: Callable[[int], str] = str) -> list[str]:
+    """What to move on the real table for one journal entry: who pays whom, grouped, each amount as
+    ``cash`` writes it (the ruleset's: "12" in Stars, "$12" in v2.2 and classic)."""
     grouped: dict[tuple[str, str], int] = {}
     for payer, payee, amount, _why in entry.get("moves", ()):
         grouped[(payer, payee)] = grouped.get((payer, payee), 0) + amount
     by_payer: dict[str, list[str]] = {}
     for (payer, payee), amount in grouped.items():
-        by_payer.setdefault(payer, []).append(f"{payee} {amount}")
+        by_payer.setdefault(payer, []).append(f"{payee} {cash(amount)}")
     return [f"{payer} pays " + "; ".join(parts) for payer, parts in by_payer.items()]

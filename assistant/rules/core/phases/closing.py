@@ -79,7 +79,7 @@ class ClosingMixin:
             bonus = 2 * self.cards.companies[abbr].income
             owner.cash += bonus
             self._money("Bank", owner.name, bonus, f"scrapping bonus for the {abbr}")
-            text += f" and receives a scrapping bonus of {bonus}"
+            text += f" and receives a scrapping bonus of {self.ruleset.cash(bonus)}"
         return text
 
     def _ev_close(self, ev) -> str:

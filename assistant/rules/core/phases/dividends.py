@@ -69,7 +69,7 @@ class DividendsMixin:
         move, why = self.dividend_move(corp)
         text += f"; {why}"
         if move.new == 0:
-            self._go_bankrupt(corp, "its share price fell to 0")
+            self._go_bankrupt(corp, f"its share price fell to {self.ruleset.cash(0)}")
         elif move.steps:
             self._set_price(corp, move.new)
         return text

@@ -9,7 +9,7 @@ class EndCardMixin:
         top_price = self.cards.top_price
         at_top = [c.name for c in self.corps.values() if c.price == top_price]
         if at_top:
-            self._log(f"{', '.join(at_top)} at {top_price}: the game ends")
+            self._log(f"{', '.join(at_top)} at {self.ruleset.cash(top_price)}: the game ends")
             self._finish_game()
         elif self.end_flipped:
             self._log("The game end card was already flipped: the game ends")
@@ -17,6 +17,6 @@ class EndCardMixin:
         elif not self.unowned_left():
             self.end_flipped = True
             self._log(
-                "No unowned companies are left: the game end card is flipped (cost of ownership 10 "
-                "for red, orange, yellow and green); the game ends in the next phase 7"
+                f"No unowned companies are left: the game end card is flipped (cost of ownership "
+                f"{self.ruleset.cash(10)} for red, orange, yellow and green); the game ends in the next phase 7"
             )

@@ -12,32 +12,34 @@ class IncomeMixin:
     def _start_income(self):
         costs = self.costs()
         companies = self.cards.companies
+        said = self.ruleset.phase_name(self.phase_no("income")) or "Income"  # pragma: no mutate: every ruleset names it
+        why = said.lower()  # the banker's sheet says why in the game's words: "income", "collect income"
         paid = []
         for name in self.order:
             p = self.players[name]
             if p.companies:
                 income = private_income(p.companies, costs, companies).total
                 p.cash += income
-                self._money("Bank", name, income, "income")
+                self._money("Bank", name, income, why)
                 paid.append((name, income))
         income = private_income(self.fi.companies, costs, companies, self.cards.foreign_investor_income).total
         self.fi.cash += income
-        self._money("Bank", self.fi.label, income, "income")
+        self._money("Bank", self.fi.label, income, why)
         paid.append(("foreign investor", income))
         for corp in list(self.corps.values()):
             income = self.corporation_income(corp.name, corp.companies, costs).total
             if income < 0 and corp.cash < -income:  # pragma: no mutate: at 0 the treasury is never < 0
-                self._go_bankrupt(corp, f"it cannot pay its income of {income} with {corp.cash}")
+                loss = "-" + self.ruleset.cash(-income)  # income < 0 here: "-1" (Stars), "-$1" (v2.2, classic)
+                self._go_bankrupt(corp, f"it cannot pay its income of {loss} with {self.ruleset.cash(corp.cash)}")
                 continue
             corp.cash += income
-            self._money("Bank", corp.name, income, "income")
+            self._money("Bank", corp.name, income, why)
             paid.append((corp.name, income))
-        said = self.ruleset.phase_name(self.phase_no("income")) or "Income"  # pragma: no mutate: every ruleset names it
         self._log(
             said[:1].upper()
             + said[1:]
             + ": "
-            + ", ".join(f"{who} {'+' if amount >= 0 else '−'}{abs(amount)}" for who, amount in paid)
+            + ", ".join(f"{who} {'+' if amount >= 0 else '−'}{self.ruleset.cash(abs(amount))}" for who, amount in paid)
         )
 
 

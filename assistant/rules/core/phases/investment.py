@@ -60,7 +60,7 @@ class InvestmentMixin:
                     continue
                 bidder = auction.bidders[auction.current]
                 if self.players[bidder].cash <= auction.high:
-                    self._log(f"{bidder} cannot raise above {auction.high} and leaves the auction")
+                    self._log(f"{bidder} cannot raise above {self.ruleset.cash(auction.high)} and leaves the auction")
                     self._drop_bidder(auction.current)
                     continue
                 return True
@@ -262,8 +262,8 @@ class InvestmentMixin:
         self._next_actor()
         if new == 0:
             player.shares[corp.name] = held - 1
-            self._go_bankrupt(corp, "its share price fell to 0")
-            return f"{name} sells {words.a(corp.name)} share for 0"
+            self._go_bankrupt(corp, f"its share price fell to {self.ruleset.cash(0)}")
+            return f"{name} sells {words.a(corp.name)} share for {self.ruleset.cash(0)}"
         self._set_price(corp, new)
         player.cash += new
         self._money("Bank", name, new, f"sells {words.a(corp.name)} share")

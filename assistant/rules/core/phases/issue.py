@@ -51,7 +51,7 @@ class IssueMixin:
         corp.issued += 1
         corp.bank_shares += 1
         if price == 0:
-            self._go_bankrupt(corp, "issuing a share dropped its price to 0")
+            self._go_bankrupt(corp, f"issuing a share dropped its price to {self.ruleset.cash(0)}")
             return f"{corp.name}{note} issues a share"
         self._set_price(corp, price)
         corp.cash += price
