@@ -229,10 +229,13 @@ def _close(item, snap, rs):
 def _dividend(item, snap, rs):
     corp, lo, hi = item["corporation"], item["min"], item["max"]
     hidden = _hidden(item, ["corporation"])
-    title = f"{item['player']}: dividend of {corp} (0–{hi} per share)"
-    forms = [ActionForm(dict(hidden, amount=hi), [Button(f"Pay {hi} per share", primary=True)], actor=item["player"])]
+    m = rs.cash  # "$3" in v2.2 and classic, "3" in Stars
+    title = f"{item['player']}: dividend of {corp} ({m(0)}–{m(hi)} per share)"
+    forms = [
+        ActionForm(dict(hidden, amount=hi), [Button(f"Pay {m(hi)} per share", primary=True)], actor=item["player"])
+    ]
     if hi != lo:
-        forms.append(ActionForm(dict(hidden, amount=lo), [Button(f"Pay {lo} per share")], actor=item["player"]))
+        forms.append(ActionForm(dict(hidden, amount=lo), [Button(f"Pay {m(lo)} per share")], actor=item["player"]))
     if hi - lo > 1:
         forms.append(
             ActionForm(

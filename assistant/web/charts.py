@@ -8,6 +8,7 @@ properties, light and dark), dash pattern and marker shape, so it can be told ap
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from assistant.rules.core.history import history
 
@@ -80,8 +81,11 @@ def _x_ticks(points: list[tuple[float, str]]) -> list[dict]:
     ]
 
 
-def line_chart(title: str, unit: str, labels: list[str], series: dict[str, list[int | None]]) -> dict:
-    """Coordinates for one chart: axes with ticks, one line per series, a legend and a description."""
+def line_chart(
+    title: str, unit: str, labels: list[str], series: dict[str, list[int | None]], money: Callable[[int], str] = str
+) -> dict:
+    """Coordinates for one chart: axes with ticks, one line per series, a legend and a description
+    (its figures as ``money`` writes them: the ruleset's ``cash``, "$40" in v2.2 and classic)."""
     n = len(labels)
     x0, x1, y0, y1 = LEFT, WIDTH - RIGHT, HEIGHT - BOTTOM, TOP
     values = [v for vs in series.values() for v in vs if v is not None]
@@ -121,9 +125,10 @@ def line_chart(title: str, unit: str, labels: list[str], series: dict[str, list[
                 "values": list(vs),
                 "first": present[0] if present else None,
                 "last": present[-1] if present else None,
+                "last_said": money(present[-1][1]) if present else None,
             }
         )
-    desc = "; ".join(_described(line) for line in lines if line["first"])
+    desc = "; ".join(_described(line, money) for line in lines if line["first"])
     return {
         "title": title,
         "unit": unit,
@@ -141,12 +146,12 @@ def line_chart(title: str, unit: str, labels: list[str], series: dict[str, list[
     }
 
 
-def _described(line: dict) -> str:
+def _described(line: dict, money: Callable[[int], str] = str) -> str:
     """ "Jupiter: 40 at the end of turn 3, 60 at the end"; one point once ("Jupiter: 60 at the end")."""
     (first_at, first), (last_at, last) = line["first"], line["last"]
     if first_at == last_at:
-        return f"{line['name']}: {first} {_when(first_at)}"
-    return f"{line['name']}: {first} {_when(first_at)}, {last} {_when(last_at)}"
+        return f"{line['name']}: {money(first)} {_when(first_at)}"
+    return f"{line['name']}: {money(first)} {_when(first_at)}, {money(last)} {_when(last_at)}"
 
 
 def _when(label: str) -> str:
@@ -164,9 +169,12 @@ def history_charts(game) -> dict | None:
             "money + face values + shares at their price",
             h["labels"],
             h["players"],
+            game.ruleset.cash,
         ),
         "prices": None,
     }
     if h["corporations"]:
-        charts["prices"] = line_chart("Share price by turn", "share price", h["labels"], h["corporations"])
+        charts["prices"] = line_chart(
+            "Share price by turn", "share price", h["labels"], h["corporations"], game.ruleset.cash
+        )
     return charts

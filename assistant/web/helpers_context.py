@@ -364,7 +364,14 @@ def outlook(game) -> dict:
 
 # ------------------------------------------------------------------ Why?
 def why(game, kind: str, args) -> dict:
-    """The derivation of one figure; ``args`` is the request's query arguments."""
+    """The derivation of one figure; ``args`` is the request's query arguments.  ``money``: whether
+    the figure is an amount (written as the game writes money); all are but Stars' stars."""
+    out = _why(game, kind, args)
+    out["money"] = kind != "stars" or game.pricing.key == "book_value"
+    return out
+
+
+def _why(game, kind: str, args) -> dict:
     if kind == "income":
         entity = args.get("entity") or ""
         if entity != FOREIGN_INVESTOR and entity not in game.corps and entity not in game.players:

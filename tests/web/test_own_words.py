@@ -217,16 +217,26 @@ V22_MARKS = "●▲■◇○"
 # An amount of money written bare (v2.2 and the Guide write "$12"): a figure after the words that say
 # money ("buys an Eagle share for 12", "Cash 30", "pays 2 per share", "treasury 8", "worth 24", "income 3"; not the phase "collect income" before the next phase's number).
 BARE_MONEY = re.compile(
-    r"(?<![\w-])(?<!collect )(?:for|pays|paid|bids?|at|cash|treasury|money|worth|costs?|payment|value|receives|income|earns"
+    r"(?<![\w-])(?<!collect )(?:for|pays?|paid|bids?|at|cash|treasury|money|worth|costs?|payment|value|receives|income|earns"
     r"|above|bonus of|fell to|price to|with)"
     r"\s+(?!\$)[−-]?\d+(?![\d%×.★]|\s*(?:shares?|players?|seats?|compan|cards?|turns?|times|×|★|px|required|issu))",
     re.I,
 )
 # A change of money written bare after whose it is ("Collect income: Amy +2, Wheel −1"), and the final
 # scores the log ends with ("The game ends. Amy 112, Brian 98"), and the end card's costs of ownership.
-BARE_SIGNED = re.compile(r"(?<=\w )[+−]\d+(?![\d%×.★]|\s*(?:shares?|★|synerg|compan))")
+BARE_SIGNED = re.compile(r"(?<=[\w:] )[+−]\d+(?![\d%×.★]|\s*(?:shares?|★|synerg|compan))")
 BARE_SCORES = re.compile(r"The game ends\. [^\n]*?(?<![$\w])\d")
-BARE_COSTS = re.compile(r"cost of ownership (?:(?:red|orange|yellow|green|blue) )?\d")
+BARE_COSTS = re.compile(
+    r"cost of ownership (?:per company: )?(?:(?:red|orange|yellow|green|blue) )?\d|− \d+ cost of ownership", re.I
+)
+# A dividend per share ("Pay 3 per share", "(0–3 per share)"); the share price card's rows in a Why?
+# ("The 10 card with 2 shares: below 18 (×9) ...", "17 is in the row 0–17: down to 8"); a chart's
+# description ("Amy: 30 at the start, 41 now"; not "it is phase 9 now").
+BARE_PER_SHARE = re.compile(r"(?<![$\w])\d+ per share")
+BARE_PRICE_ROW = re.compile(
+    r"(?m)\bThe \d+ card(?!s)|\bbelow \d|\(×\d|^\d+ is in the row|\brow \d+–|\b(?:up|down) to \d+(?!\s*(?:shares?|players?))"
+)
+BARE_CHART = re.compile(r"(?<![$\w])(?<!phase )(?<!turn )\d+ (?:at the start|at the end|now\b)")
 # The banker's sheet: "Bank pays Amy 3; Crystal 3", "Bank → Amy: 3 (income)".
 BARE_SHEET = re.compile(r"(?:→ [^:\n]+:|\bpays [A-Z][^\n;$]*?) \d")
 
@@ -288,6 +298,12 @@ def foreign_words(ruleset, every) -> dict[str, re.Pattern]:
         found["bare final scores"] = BARE_SCORES
         found["bare costs of ownership"] = BARE_COSTS
         found["a bare amount on the banker's sheet"] = BARE_SHEET
+        found["a bare amount per share"] = BARE_PER_SHARE
+        found["a bare share price row"] = BARE_PRICE_ROW
+        found["a chart's bare figures"] = BARE_CHART
+        # an income's parts: "AKE: 2" (a company's printed income)
+        abbrs = "|".join(sorted(map(re.escape, ruleset.cards.companies), key=len, reverse=True))
+        found["a company's bare income"] = re.compile(rf"(?m)^(?:{abbrs}): \d+(?![\d★])")  # not "SBB: 3★"
     own_marks = _own_marks(ruleset)
     for mark in MARKS:
         if mark not in own_marks and mark != "●":  # ● is money too: a figure with ● is looked for above
@@ -498,3 +514,32 @@ def test_classic_names_its_phases_and_collect_income_as_the_guide_does(client, t
         assert "Phase 7 – close companies: done" in page
         assert "Acquisitions done" not in page and "Closing done" not in page
         assert not re.search(r"(?<!Collect )[Ii]ncome: |\(income\)", page)
+
+
+@pytest.mark.parametrize(
+    ("key", "sign"), [("rolling-stock-v2.2", "$"), ("rolling-stock", "$"), ("rolling-stock-stars", "")]
+)
+def test_a_whys_figure_and_a_charts_legend_write_money_as_the_rules_do(client, table, key, sign):
+    """Issue 37: the figure a Why? explains (an income, a player's value, a corporation's rating)
+    and the standings charts' legend stand apart from their words (the words test cannot read them
+    as money): $ in v2.2 and classic, bare in Stars, whose rating is a count of stars, not money."""
+    ruleset = registry.get(key)
+    players = rulesets.players_for(ruleset, 4)
+    events = _varied_playout(ruleset, players)
+    gid = _create(client, table, key, players)
+    at = next(i for i, e in enumerate(events) if e["type"] == "dividend")  # a corporation in play, turns gone by
+    _post(table, gid, events[:at], 0)
+    corp = next(iter(table.state(gid)["corporations"]))
+    title = re.compile(r'<span class="why-title">[^<]*: <strong>([^<]*)</strong>')
+    for url in (f"why/income?entity={players[0]}", f"why/score?player={players[0]}", f"why/income?entity={corp}"):
+        (figure,) = title.findall(client.get(f"/games/{gid}/{url}").text)
+        assert re.fullmatch(rf"{re.escape(sign)}\d+", figure), (url, figure)
+    (rating,) = title.findall(client.get(f"/games/{gid}/why/stars?corporation={corp}").text)
+    assert re.fullmatch(r"\$\d+" if key == "rolling-stock" else r"\d+", rating)  # classic: its book value
+    legend = re.findall(
+        r"<li><svg [^>]*>.*?</svg>\s*<span>[^<:]+: <strong>([^<]*)</strong>",
+        client.get(f"/games/{gid}/help/standings").text,
+        re.S,
+    )
+    assert len(legend) >= len(players) + 1, legend  # each player's wealth and a corporation's share price
+    assert all(re.fullmatch(rf"{re.escape(sign)}\d+", figure) for figure in legend), legend

@@ -80,11 +80,11 @@ class BookValuePricing:
         i = row.index(corp.price)
         n = corp.issued
         lower, higher = row[i - 1], row[i + 1]
-        span = f"{low}–{high}" if high is not None else f"{low} or more"
+        span = f"{m(low)}–{m(high)}" if high is not None else f"{m(low)} or more"
         lines += [
-            f"The {corp.price} card with {words.count(n, 'share')}: below {n * lower} (×{lower}) two cards down, below "
-            f"{n * corp.price} one down, below {n * higher} (×{higher}) one up, else two up.",
-            f"{book} is in the row {span}: {'up' if move.steps > 0 else 'down'} to {move.target}.",
+            f"The {m(corp.price)} card with {words.count(n, 'share')}: below {m(n * lower)} (×{m(lower)}) two cards "
+            f"down, below {m(n * corp.price)} one down, below {m(n * higher)} (×{m(higher)}) one up, else two up.",
+            f"{m(book)} is in the row {span}: {'up' if move.steps > 0 else 'down'} to {m(move.target)}.",
         ]
         return lines
 

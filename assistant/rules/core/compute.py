@@ -8,6 +8,7 @@ only used in the texts, so every ruleset's names come out right.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .abilities import (
@@ -28,14 +29,15 @@ class Income:
     synergies: list = field(default_factory=list)  # (abbr, abbr, bonus)
     bonuses: list = field(default_factory=list)  # (label, amount)
 
-    def lines(self) -> list[str]:
+    def lines(self, money: Callable[[int], str] = str) -> list[str]:
+        """The parts in words, each amount as ``money`` writes it (the ruleset's ``cash``)."""
         out = []
         for abbr, printed, cost in self.companies:
-            out.append(f"{abbr}: {printed}" + (f" − {cost} cost of ownership" if cost else ""))
+            out.append(f"{abbr}: {money(printed)}" + (f" − {money(cost)} cost of ownership" if cost else ""))
         for a, b, bonus in self.synergies:
-            out.append(f"synergy {a}–{b}: +{bonus}")
+            out.append(f"synergy {a}–{b}: +{money(bonus)}")
         for label, amount in self.bonuses:
-            out.append(f"{label}: {'+' if amount >= 0 else '−'}{abs(amount)}")
+            out.append(f"{label}: {'+' if amount >= 0 else '−'}{money(abs(amount))}")
         return out
 
 

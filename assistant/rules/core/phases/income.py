@@ -54,7 +54,7 @@ def _costs_line(game) -> str:
     )
     if not costs:
         return f"No cost of ownership now ({where})."
-    parts = ", ".join(f"{color} {amount}" for color, amount in costs.items())
+    parts = ", ".join(f"{color} {game.ruleset.cash(amount)}" for color, amount in costs.items())
     return f"Cost of ownership per company: {parts} ({where})."
 
 
@@ -69,7 +69,7 @@ def explain_income(game, entity: str) -> dict:
     else:
         inc = game.player_income(entity)
         title = f"{words.possessive(entity)} income"
-    lines = inc.lines() or ["No companies."]
+    lines = inc.lines(game.ruleset.cash) or ["No companies."]
     lines.append(_costs_line(game))
     if entity in game.players:
         lines.append("Companies owned by players never earn synergies.")
