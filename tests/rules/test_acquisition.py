@@ -458,7 +458,7 @@ def test_purchase_refusals_say_why():
         ({"corporation": JUNKYARD_, "company": "XYZ", "price": 5}, "There is no company 'XYZ'."),
         (
             {"corporation": JUNKYARD_, "company": "WT", "price": 5},
-            "The WT is not owned by anyone, so it cannot be bought in phase 3.",
+            "The WT is not owned by anyone, so it cannot be bought in phase 3 (acquisition).",
         ),
         ({"corporation": JUNKYARD_, "company": "MHE", "price": 5}, "Junkyard Scrappers already owns the MHE."),
         (

@@ -183,6 +183,52 @@ def test_ipo_the_owner_cannot_pay_is_refused_and_skipped():
     assert g.phase == 3  # the BSE was skipped
 
 
+def test_refusals_write_money_the_symbol_card_and_the_phase_as_the_guide_does():
+    """Issue 37: the Guide writes money with $ ("Give each player $30 from the bank"), forms a
+    corporation with a symbol card and names phase 6 "corporations buy companies"; these refusals
+    said "15", "charter" and "phase 3".  The figures are the cards' (rolling-stock.json): the red
+    IPO prices $10-$14, the KME's span $3-$7, the BSE's $1-$3; the price row 12, 13."""
+
+    def refusal(g, event) -> str:
+        with pytest.raises(RuleError) as refused:
+            g.apply(event)
+        return refused.value.message
+
+    g = position(["Alice", "Bob", "Chris"], cash={"Alice": 20})
+    put(g, "MHE", "Alice")
+    corp(g, "Eagle", price=16, companies=["BSE"], cash=10, shares={"Bob": 1})
+    enter(g, 2)
+    ipo = {"type": "ipo", "company": "MHE", "corporation": "Bear", "price": 15}
+    assert refusal(g, ipo) == "$15 is not an IPO price for a red company (allowed: $10, $11, $12, $13, $14)."
+    assert (
+        refusal(g, dict(ipo, corporation="Eagle", price=11)) == "Eagle is already in play; choose a free symbol card."
+    )
+
+    g = position(["A", "B", "C"], cash={"A": 12})  # enough to bid for the KME, not for a share
+    put(g, "KME", "available")
+    corp(g, "Orion", price=12, companies=["FR"], cash=10, shares={"B": 1}, bank=1)
+    enter(g, 3, actor="A")
+    assert refusal(g, {"type": "buy_share", "player": "A", "corporation": "Orion"}) == (
+        "An Orion share now costs $13; A has $12."
+    )
+
+    g = position(["A", "B", "C"])
+    put(g, "KME", "FI")
+    put(g, "BSE", "C")
+    put(g, "AKE", "available")
+    corp(g, "Bear", price=12, companies=["BME"], cash=20, shares={"A": 1}, bank=1)
+    corp(g, "Eagle", price=16, companies=["MHE"], cash=20, shares={"B": 1}, bank=1)
+    enter(g, 6)
+    buy = {"type": "acquire", "corporation": "Bear"}
+    assert refusal(g, dict(buy, company="KME", price=5)) == (
+        "The foreign investor sells the KME to Bear only at $7 (the maximum of its price span)."
+    )
+    assert refusal(g, dict(buy, company="BSE", price=9)) == "$9 is outside the price span $1–$3 of the BSE."
+    assert refusal(g, dict(buy, company="AKE", price=6)) == (
+        "The AKE is not owned by anyone, so it cannot be bought in phase 6 (corporations buy companies)."
+    )
+
+
 # ---------------------------------------------------------------------------- 1.5.3 share trading
 
 
@@ -230,7 +276,7 @@ def test_foreign_investor_sells_at_the_maximum_and_higher_price_may_intervene():
     corp(g, "Eagle", price=16, companies=["BSE"], cash=20, shares={"B": 1}, bank=1)
     enter(g, 6)
     assert g.next == {"for": "acquisition"}
-    with pytest.raises(RuleError, match="only at 7"):
+    with pytest.raises(RuleError, match=r"only at \$7"):  # the Guide writes money with $
         g.apply({"type": "acquire", "corporation": "Bear", "company": "KME", "price": 5})
     with pytest.raises(RuleError, match="no priority"):
         g.apply({"type": "acquire", "corporation": "Bear", "company": "KME", "price": 7, "announced_by": "Eagle"})

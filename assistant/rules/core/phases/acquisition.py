@@ -184,7 +184,8 @@ class AcquisitionMixin:
             raise RuleError(f"First settle {self._pending_words()}: does a corporation intervene?")
         seller = self.owner.get(abbr)
         if seller is None:
-            raise RuleError(f"The {abbr} is not owned by anyone, so it cannot be bought in phase 3.")
+            said = self.ruleset.phase_said(self.phase_no("acquisition"))
+            raise RuleError(f"The {abbr} is not owned by anyone, so it cannot be bought in {said}.")
         if seller is corp:
             raise RuleError(f"{corp.name} already owns the {abbr}.")
         self._may_buy(corp, abbr)
@@ -198,9 +199,11 @@ class AcquisitionMixin:
             fixed = self.fi_price(corp.name, abbr)
             if price != fixed:
                 how = "face value" if fixed == c.face_value != c.price_max else "the maximum of its price span"
-                raise RuleError(f"The foreign investor sells the {abbr} to {corp.name} only at {fixed} ({how}).")
+                m = self.ruleset.cash
+                raise RuleError(f"The foreign investor sells the {abbr} to {corp.name} only at {m(fixed)} ({how}).")
         elif not c.price_min <= price <= c.price_max:
-            raise RuleError(f"{price} is outside the price span {c.price_min}–{c.price_max} of the {abbr}.")
+            m = self.ruleset.cash
+            raise RuleError(f"{m(price)} is outside the price span {m(c.price_min)}–{m(c.price_max)} of the {abbr}.")
         available = self.spendable(corp)
         if price > available:
             extra = " (money received in this phase cannot be spent in it)" if available != corp.cash else ""

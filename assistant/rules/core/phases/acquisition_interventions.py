@@ -83,8 +83,8 @@ class InterventionsMixin:
             have = self.spendable(announcer)
             extra = " not received in this phase" if have != announcer.cash else ""
             raise RuleError(
-                f"{announcer.name} cannot announce buying the {abbr}: it has only {have}{extra}, not the "
-                f"{own} the foreign investor asks, and an announcing corporation must be able to buy "
+                f"{announcer.name} cannot announce buying the {abbr}: it has only {self.ruleset.cash(have)}{extra}, "
+                f"not the {self.ruleset.cash(own)} the foreign investor asks, and an announcing corporation must be able to buy "
                 f"(no fake announcements)."
             )
 

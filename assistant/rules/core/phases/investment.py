@@ -227,7 +227,8 @@ class InvestmentMixin:
         new = self.price_move(corp, 1).new
         if new > player.cash:
             raise RuleError(
-                f"{words.article(corp.name).capitalize()} {corp.name} share now costs {new}; {name} has {player.cash}."
+                f"{words.article(corp.name).capitalize()} {corp.name} share now costs {self.ruleset.cash(new)}; "
+                f"{name} has {self.ruleset.cash(player.cash)}."
             )
         self._set_price(corp, new)
         player.cash -= new

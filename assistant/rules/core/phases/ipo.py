@@ -98,15 +98,17 @@ class IpoMixin:
         if name not in self.charters:
             raise RuleError(f"There is no corporation {name!r}.")
         if name in self.corps:
-            raise RuleError(f"{name} is already in play; choose a free charter.")
+            raise RuleError(f"{name} is already in play; choose a free {self.ruleset.word('charter')}.")
         color = self.cards.companies[abbr].color
         if type(price) is not int or price not in self.cards.price_index:
             raise RuleError(f"{price!r} is not a share price.")
         if price not in self.cards.ipo_prices[color]:
-            allowed = ", ".join(map(str, self.cards.ipo_prices[color]))
-            raise RuleError(f"{price} is not an IPO price for {words.a(color)} company (allowed: {allowed}).")
+            allowed = ", ".join(map(self.ruleset.cash, self.cards.ipo_prices[color]))
+            raise RuleError(
+                f"{self.ruleset.cash(price)} is not an IPO price for {words.a(color)} company (allowed: {allowed})."
+            )
         if price in self.price_holder:
-            raise RuleError(f"The {price} share price card is held by {self.price_holder[price]}.")
+            raise RuleError(f"The {self.ruleset.cash(price)} share price card is held by {self.price_holder[price]}.")
         owner = self.owner[abbr]
         shares, payment, treasury = self.ipo_terms(abbr, price)
         if payment > owner.cash:
