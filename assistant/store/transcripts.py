@@ -30,9 +30,10 @@ class TranscriptsMixin:
         try:
             known = self.timeline(gid)
             journal = known.game.journal
-            # a long game restored from a saved state: its older entries from the log, not replayed
-            head = None if journal.fetched else known.effective()
-            events = known.game.transcript_events(head)
+            # a long game restored from a saved state: its older entries from the log, not replayed (without
+            # head, the same entries fetched from the journal: the same events, so no mutant is told apart)
+            head = None if journal.fetched else known.effective()  # pragma: no mutate: see above
+            events = known.game.transcript_events(head)  # pragma: no mutate: see above
         except Unreplayable:  # the log the engine refuses is still taken away whole, as stored
             events = effective_events(self.rows(gid))
         return transcript.build(
