@@ -10,7 +10,7 @@ Under granian the front asks ``answer`` first, on the worker's event loop, befor
 is made (``front.py``): a poll then costs no environ, no middleware and no thread; and, with the
 streams' waker running, no database call either (``known.py``).
 The route's contract this relies on: for a query of just ``seq=N``, the answer is 204 exactly
-when the game exists and N is its current seq.
+when the game exists and N is its current seq (``nothing_new``, the one rule both answer by).
 
 A change: the first phone of a table whose poll sees it gets the view's answer (the new poller
 and the trigger that refreshes the page); that answer depends on the game and its new seq only,
@@ -29,6 +29,7 @@ from urllib.parse import parse_qsl
 
 from assistant.serve.hosts import valid_host
 from assistant.store import Store
+from assistant.web.views.table import nothing_new
 
 log = logging.getLogger("assistant.serve.poll")
 LOG_EVERY = 60.0  # seconds between two log lines about the same kind of trouble
@@ -97,7 +98,7 @@ class FastPoll:
         seen = _seq_param(query)
         known = self.known.get(gid) if self.known is not None and seen is not None else None
         if known is not None:  # as the worker's waker last heard it (known.py): no database call
-            if seen != known:
+            if not nothing_new(seen, known):
                 return self._kept(gid, seen, known)
             return 204, [*self._headers, ("X-RSS-Seq", str(known))], b""
         try:
@@ -106,7 +107,7 @@ class FastPoll:
             current = self.store.seq(gid)
         except Exception as err:  # noqa: BLE001 - any database error: a short 503, said once a minute
             return self._problem(err)
-        if seen != current:
+        if not nothing_new(seen, current):
             return self._kept(gid, seen, current)
         return 204, [*self._headers, ("X-RSS-Seq", str(current))], b""
 

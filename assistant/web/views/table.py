@@ -126,6 +126,12 @@ def seats(gid: str):
     return resp
 
 
+def nothing_new(seen: int | None, current: int) -> bool:
+    """The poll's rule, in one place for the view below and the front's fast path
+    (``serve/poll.py``): "nothing new" (204) exactly when the phone's seq is the game's current one."""
+    return seen == current
+
+
 @bp.get("/<gid>/version")
 def version(gid: str):
     """Cheap poll: 204 while the client's seq is current, else the new poller + a trigger."""
@@ -134,7 +140,7 @@ def version(gid: str):
         abort(404, description="There is no game at this address.")
     current = store.seq(gid)
     seen = request.args.get("seq", type=int)
-    if seen == current:
+    if nothing_new(seen, current):
         resp = make_response("", 204)
     else:
         resp = make_response(render_template("components/sync.html", gid=gid, seq=current))
