@@ -31,6 +31,7 @@ from assistant.rules.core.game import Game
 log = logging.getLogger(__name__)
 
 SAVED_TRIES = 3  # saved states tried, newest first, before a state is replayed from the log's start
+ANY_COUNT = 2**31 - 1  # more events in effect than any game holds: a saved state with any count will do
 
 
 class Unplayable(Exception):
@@ -174,8 +175,8 @@ class Timeline:
         places = set(kept_places(row, len(old) - 1))
         return {
             "index": index,
-            "was": old_texts[0] if old_texts else "",
-            "now": new_texts[0] if new_texts else "",
+            "was": old_texts[0],  # old and the new tail start with the corrected entry
+            "now": new_texts[0],
             "kept": new_texts[1:],
             "set_aside": [text for i, text in enumerate(old_texts[1:]) if i not in places],
             "changes": corrections.changes(before.snapshot(), after.snapshot(), money=before.ruleset.cash),
@@ -281,7 +282,7 @@ def build(
 
     Starts from the latest saved state (saved.py) that the rows after it leave in place,
     else replays the effective events from the game's start (Unplayable if the engine refuses one)."""
-    upto, most = seq, 2**31 - 1 if depth is None else depth  # the row, the events in effect
+    upto, most = seq, ANY_COUNT if depth is None else depth  # the row, the events in effect
     for _ in range(SAVED_TRIES if seq >= source.save_every else 0):
         found = source.backend.saved_state(info.id, saved.version(), upto, most)
         if found is None:

@@ -1,0 +1,272 @@
+"""A timeline's questions about the hand-laid game (tests/corrected_game.py), each answer written
+by hand: the latest correction in effect and what it set aside, a correction's preview, going back,
+and the timeline of a row.  Each is asked twice: of a timeline whose walk holds the whole log, and
+of one a new worker made from a saved state (its walk holding only the latest entries, so that the
+entry asked about lies before it and the log is read from its start).
+
+The figures (tests/corrected_game.py's docstring): before the correction Amy ends turn 3 with 21,
+Prussian Railway with 13 and a share price of 13 (turn 3's 5★ for 2 doubled it up from 11), the
+game at turn 4, phase 1.  With turn 2's dividend corrected to 3, Amy keeps the WT (set aside:
+its purchase for 10, and then the BSE's staying private, as the WT goes first in phase 9): she pays
+11 for it (25 → 14) and earns its 3 (→ 17); Prussian Railway has 6 + 7 income = 13 in turn 3 and
+pays 0: KME 1★ + MHE 1★ + 1★ for 10 in cash = 3★ for 2 required, up from 10 to 11; the game
+waits at turn 3, phase 9, for the WT's decision."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.log import saved, transcript
+from assistant.store import Store
+from tests import corrected_game as hand
+
+EVERY = 10  # a state saved every 10 rows
+PR = hand.PR
+
+# turn 2's dividend and the entries after it as they read before the correction
+WAS = "Prussian Railway pays 0 per share; 3★ for 2 required: up: 10 → 11"  # KME, MHE, 12 in cash
+NOW = "Prussian Railway pays 3 per share; 2★ for 2 required: stays at 10"  # 12 - 6 = 6: no star for cash
+TURN_THREE = [
+    "Brian passes",
+    "Crystal passes",
+    "Amy starts an auction for the WT at 11",
+    "Brian leaves the auction for the WT",
+    "Crystal leaves the auction for the WT",
+    "PR drawn (unavailable until the wrap-up)",
+    "Brian passes",
+    "Crystal passes",
+    "Amy passes",
+    "KK drawn (unavailable until the wrap-up)",
+]
+KEPT = [
+    "Prussian Railway issues no share",
+    "The BSE stays private",
+    *TURN_THREE,
+    "Acquisitions done",
+    "Closing done",
+    "Prussian Railway pays 0 per share; 3★ for 2 required: up: 10 → 11",  # 13 in cash after income
+    "Prussian Railway issues no share",
+]
+SET_ASIDE = ["Prussian Railway buys the WT from Amy for 10", "The BSE stays private"]
+CHANGES = [
+    "Amy's money 21 → 17",
+    "Amy's cards: + WT",
+    "Prussian Railway's cards: − WT",
+    "Prussian Railway's share price 13 → 11",
+    "turn 4·1 → 3·9",
+]
+
+
+@pytest.fixture(params=["whole walk", "from a saved state"])
+def trimmed(request, monkeypatch):
+    """True when the timelines are made from a saved state holding only the latest 8 entries."""
+    if request.param == "from a saved state":
+        monkeypatch.setattr(saved, "KEEP", 8)
+        return True
+    return False
+
+
+def _game(tmp_path, trimmed: bool):
+    """(path, gid): the hand-laid game imported (52 rows), a state saved every 10 rows."""
+    path = str(tmp_path / "hand.sqlite3")
+    store = Store(path, save_every=EVERY if trimmed else saved.EVERY)
+    gid = store.import_transcript(transcript.build(hand.PLAYERS, [], None, hand.EVENTS, "hand"))
+    store.close()
+    return path, gid
+
+
+def _timeline(path, gid, trimmed: bool):
+    """The game's timeline as a new worker makes it (no cache)."""
+    store = Store(path, save_every=EVERY if trimmed else saved.EVERY)
+    timeline = store.timeline(gid)
+    assert (timeline.walk.base > hand.DIVIDEND) == trimmed  # the entry asked about lies before the walk
+    return store, timeline
+
+
+def test_the_latest_correction_in_words(tmp_path, trimmed):
+    path, gid = _game(tmp_path, trimmed)
+    store = Store(path, save_every=EVERY if trimmed else saved.EVERY)
+    assert store.amend(gid, 52, hand.DIVIDEND, hand.CORRECTED)["seq"] == 53
+    store.close()
+    store, timeline = _timeline(path, gid, trimmed)
+    assert timeline.latest_correction() == {
+        "index": hand.DIVIDEND,
+        "was": WAS,
+        "now": NOW,
+        "kept": KEPT,
+        "set_aside": SET_ASIDE,
+        "changes": CHANGES,
+    }
+    aside = timeline.set_aside()
+    assert [item["text"] for item in aside] == SET_ASIDE
+    assert [item["event"] for item in aside] == hand.SET_ASIDE
+    assert [item["fits"] for item in aside] == [False, False]  # the game waits for the WT's decision
+    assert aside[1]["reason"] == (
+        "It is the WT's turn to go public or not (descending face value order), not the BSE's."
+    )
+    store.close()
+
+
+def test_a_set_aside_entry_entered_again_is_no_longer_listed(tmp_path, trimmed):
+    """Amy keeps the WT private: the BSE's turn comes, and its 'stays private' entered again leaves
+    the purchase alone set aside (it fits nowhere now: phase 3 is over)."""
+    path, gid = _game(tmp_path, trimmed)
+    store = Store(path, save_every=EVERY if trimmed else saved.EVERY)
+    store.amend(gid, 52, hand.DIVIDEND, hand.CORRECTED)
+    assert store.append(gid, 53, {"type": "skip_ipo", "company": "WT"}) == 54
+    assert [item["text"] for item in store.timeline(gid).set_aside()] == SET_ASIDE  # the BSE's turn now
+    assert [item["fits"] for item in store.timeline(gid).set_aside()] == [False, True]
+    assert store.append(gid, 54, {"type": "skip_ipo", "company": "BSE"}) == 55
+    store.close()
+    store, timeline = _timeline(path, gid, trimmed)
+    assert [item["text"] for item in timeline.set_aside()] == SET_ASIDE[:1]
+    assert timeline.latest_correction()["set_aside"] == SET_ASIDE  # what it set aside, whatever came after
+    store.close()
+
+
+def test_an_undone_correction_is_no_latest_correction(tmp_path, trimmed):
+    path, gid = _game(tmp_path, trimmed)
+    store = Store(path, save_every=EVERY if trimmed else saved.EVERY)
+    store.amend(gid, 52, hand.DIVIDEND, hand.CORRECTED)
+    assert store.append(gid, 53, {"type": "undo"}) == 54
+    store.close()
+    store, timeline = _timeline(path, gid, trimmed)
+    assert timeline.latest_correction() is None
+    assert timeline.set_aside() == []
+    store.close()
+
+
+def test_a_corrections_preview_writes_nothing(tmp_path, trimmed):
+    path, gid = _game(tmp_path, trimmed)
+    store, timeline = _timeline(path, gid, trimmed)
+    out = timeline.correction(hand.DIVIDEND, hand.CORRECTED)
+    assert out["kept_words"] == KEPT
+    assert out["set_aside_words"] == SET_ASIDE
+    assert out["changes"] == CHANGES
+    assert out["kept"] == hand.KEPT
+    after = out["timeline"]
+    assert (after.seq, after.unsaved) == (53, 53)  # the row it would be; no state saved with it
+    assert after.game.snapshot()["players"]["Amy"]["cash"] == 17
+    assert store.seq(gid) == 52 and store.timeline(gid).game.snapshot()["players"]["Amy"]["cash"] == 21
+    store.close()
+
+
+def test_going_back_in_words(tmp_path, trimmed):
+    """Back to row 40 (turn 3, Amy's auction for the WT at 11 open, Crystal still in it): the twelve
+    later entries leave, nothing comes back; Crystal has not had her income of 1 yet (29), Amy has
+    neither paid 11 nor been paid 10 (22), the foreign investor has not bought the BY for 12 nor
+    earned 9 (15), Prussian Railway has 12 and its price of 11."""
+    path, gid = _game(tmp_path, trimmed)
+    store, timeline = _timeline(path, gid, trimmed)
+    preview = timeline.go_back_preview(40)
+    assert preview["row"] == {"type": "go_back", "to": 40, "index": 40, "events": []}
+    assert preview["leaving"] == [
+        "Crystal leaves the auction for the WT",
+        *TURN_THREE[5:],
+        "Prussian Railway buys the WT from Amy for 10",
+        "Acquisitions done",
+        "Closing done",
+        "Prussian Railway pays 0 per share; 5★ for 2 required: double up: 11 → 13",
+        "Prussian Railway issues no share",
+        "The BSE stays private",
+    ]
+    assert preview["coming"] == []
+    assert preview["changes"] == [
+        "Crystal's money 30 → 29",
+        "Amy's money 21 → 22",
+        "the foreign investor's money 12 → 15",
+        "the foreign investor's cards: − BY",
+        "Prussian Railway's treasury 13 → 12",
+        "Prussian Railway's cards: − WT",
+        "Prussian Railway's share price 13 → 11",
+        "turn 4·1 → 3·1",
+    ]
+    store.close()
+
+
+def test_going_back_past_a_correction_brings_back_what_it_took(tmp_path, trimmed):
+    """Back to row 52, before the correction: its corrected dividend and the 16 entries kept leave,
+    the dividend of 0 and the 18 entries after it come back."""
+    path, gid = _game(tmp_path, trimmed)
+    store = Store(path, save_every=EVERY if trimmed else saved.EVERY)
+    store.amend(gid, 52, hand.DIVIDEND, hand.CORRECTED)
+    store.close()
+    store, timeline = _timeline(path, gid, trimmed)
+    preview = timeline.go_back_preview(52)
+    assert preview["leaving"] == [NOW, *KEPT]
+    assert preview["coming"][0] == WAS and preview["coming"][13] == SET_ASIDE[0]
+    assert len(preview["coming"]) == 19 and preview["coming"][-1] == SET_ASIDE[1]
+    assert preview["changes"] == [
+        "Amy's money 17 → 21",
+        "Amy's cards: − WT",
+        "Prussian Railway's cards: + WT",
+        "Prussian Railway's share price 11 → 13",
+        "turn 3·9 → 4·1",
+    ]
+    store.close()
+
+
+def test_a_timeline_answers_for_its_own_row(tmp_path):
+    """A timeline of row 52 asked after a correction was written (row 53): going back to row 40
+    takes back entries 40 on, as at row 52 (not from the corrected entry 33 on)."""
+    path, gid = _game(tmp_path, False)
+    store = Store(path)
+    timeline = store.timeline(gid)
+    store.amend(gid, 52, hand.DIVIDEND, hand.CORRECTED)
+    assert timeline.go_back(40) == {"type": "go_back", "to": 40, "index": 40, "events": []}
+    store.close()
+
+
+def test_a_timelines_words_are_those_of_its_own_rows(tmp_path):
+    """A timeline of row 52 asked for the words after row 50 once rows 53 and 54 are written (an
+    entry, then an undo that reaches back): the last two imported entries' words, nothing after."""
+    path, gid = _game(tmp_path, False)
+    store = Store(path)
+    timeline = store.timeline(gid)
+    store.amend(gid, 52, hand.DIVIDEND, hand.CORRECTED)
+    store.append(gid, 53, {"type": "skip_ipo", "company": "WT"})
+    assert timeline.row_words(50) == ["Prussian Railway issues no share", "The BSE stays private"]
+    later = store.timeline(gid)  # row 54; then an undo (row 55) and a new entry (row 56)
+    store.append(gid, 54, {"type": "undo"})
+    store.append(gid, 55, {"type": "skip_ipo", "company": "WT"})
+    assert later.row_words(52) == [
+        "Corrected entry 34: Prussian Railway pays 3 per share; 2★ for 2 required: stays at 10 "
+        "(16 later entries kept, 2 set aside)",
+        "The WT stays private",
+    ]
+    store.close()
+
+
+def test_the_words_since_a_row_are_cut_only_past_the_limit(tmp_path):
+    path, gid = _game(tmp_path, False)
+    store = Store(path)
+    timeline = store.timeline(gid)
+    last_three = ["Prussian Railway pays 0 per share; 5★ for 2 required: double up: 11 → 13", *KEPT[-1:], SET_ASIDE[1]]
+    assert timeline.words_since(49, limit=3) == last_three  # exactly the limit: all, no count
+    assert timeline.words_since(48, limit=3) == ["(1 earlier changes)", *last_three]
+    store.close()
+
+
+def test_a_log_the_rules_refuse_says_which_entry(tmp_path):
+    """A stored entry the engine refuses (a row edited in the file: Amy's bid for the MHE at 80,
+    more than her 20): the game cannot be shown, and the engine's reason is given."""
+    import json
+    import sqlite3
+
+    from assistant.store import Unreplayable
+
+    path, gid = _game(tmp_path, False)
+    bid = hand.EVENTS.index({"type": "bid", "player": "Amy", "company": "MHE", "price": 8})
+    conn = sqlite3.connect(path)
+    conn.execute(
+        "UPDATE events SET event = ? WHERE game_id = ? AND seq = ?",
+        (json.dumps({"type": "bid", "player": "Amy", "company": "MHE", "price": 80}), gid, bid + 1),
+    )
+    conn.commit()
+    conn.close()
+    store = Store(path)
+    with pytest.raises(Unreplayable) as refused:
+        store.timeline(gid)
+    assert str(refused.value).startswith("the rules engine refuses the stored events of this game: ")
+    assert "80" in str(refused.value) and "20" in str(refused.value)
+    store.close()
