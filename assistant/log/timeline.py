@@ -244,16 +244,19 @@ class Timeline:
         if not any(is_history(r.event) for r in rows):
             # the usual case (a phone tapped a moment too late): no replay, the journal has it all
             journal = self.game.journal
-            return [meanwhile.entry_text(j) for j in journal[len(journal) - len(rows) :]] if rows else []
-        at = build(self.source, self.info, seq) if seq else None
-        top = None if at is None else reach(at.walk, [r.event for r in rows])
+            return [meanwhile.entry_text(j) for j in journal[len(journal) - len(rows) :]]
+        # from the lowest row they reach back to (only the work differs from a walk from the start)
+        at = build(self.source, self.info, seq) if seq else None  # pragma: no mutate: the same words
+        top = None if at is None else reach(at.walk, [r.event for r in rows])  # pragma: no mutate: as above
         if top is None:
             # a correction or a going back among them, or one taken back by them: the walk from the start
-            every = rows if not seq else self.source.rows(self.info.id, 0, self.seq)
-            return self._texts(None, every, 0)[seq:]
+            every = rows
+            if seq:
+                every = self.source.rows(self.info.id, 0, self.seq)
+            return self._texts(None, every)[seq:]
         return self._texts(at, rows, top)
 
-    def _texts(self, at: Timeline | None, rows, top: int) -> list[str]:
+    def _texts(self, at: Timeline | None, rows, top: int = 0) -> list[str]:
         """The words of ``rows``, the log rows after ``at`` (None: the log's start), played from the
         lowest point they reach back to, ``top`` effective events (meanwhile.py)."""
         moves = [row.event for row in rows]

@@ -270,3 +270,49 @@ def test_a_log_the_rules_refuse_says_which_entry(tmp_path):
     assert str(refused.value).startswith("the rules engine refuses the stored events of this game: ")
     assert "80" in str(refused.value) and "20" in str(refused.value)
     store.close()
+
+
+def test_a_saved_state_that_cannot_be_read_is_named_and_replayed(tmp_path, monkeypatch, caplog):
+    """The state saved at row 50 overwritten in the file: the log says which game and row, and the
+    game is replayed from its log (Amy's 21 at the end of turn 3)."""
+    import sqlite3
+
+    monkeypatch.setattr(saved, "KEEP", 8)
+    path, gid = _game(tmp_path, True)
+    conn = sqlite3.connect(path)
+    assert conn.execute("UPDATE saved_states SET data = ? WHERE game_id = ? AND seq = 50", (b"x", gid)).rowcount == 1
+    conn.commit()
+    conn.close()
+    store = Store(path, save_every=EVERY)
+    with caplog.at_level("WARNING", logger="assistant.log.timeline"):
+        timeline = store.timeline(gid)
+    assert timeline.game.snapshot()["players"]["Amy"]["cash"] == 21
+    assert f"game {gid}: the state saved at row 50 cannot be read (" in caplog.text
+    assert caplog.text.rstrip().endswith("): replaying the log")
+    store.close()
+
+
+def _in_v22(event: dict) -> dict:
+    """The hand-laid game's entry in v2.2, where the Stars rules' Prussian Railway is Jupiter."""
+    return {key: "Jupiter" if value == PR else value for key, value in event.items()}
+
+
+def test_the_bankers_list_writes_money_as_v22_does(tmp_path):
+    """The same game and correction in v2.2 (Jupiter for Prussian Railway), whose rulebook writes
+    money with $: the preview's, the Log's and going back's banker's lists."""
+    store = Store(str(tmp_path / "v22.sqlite3"))
+    events = [_in_v22(event) for event in hand.EVENTS]
+    gid = store.import_transcript(transcript.build(hand.PLAYERS, [], None, events, "v22", game="rolling-stock-v2.2"))
+    timeline = store.timeline(gid)
+    dollars = [
+        "Amy's money $21 → $17",
+        "Amy's cards: + WT",
+        "Jupiter's cards: − WT",
+        "Jupiter's share price $13 → $11",
+        "turn 4·1 → 3·9",
+    ]
+    assert timeline.correction(hand.DIVIDEND, _in_v22(hand.CORRECTED))["changes"] == dollars
+    assert timeline.go_back_preview(40)["changes"][:2] == ["Crystal's money $30 → $29", "Amy's money $21 → $22"]
+    store.amend(gid, 52, hand.DIVIDEND, _in_v22(hand.CORRECTED))
+    assert store.timeline(gid).latest_correction()["changes"] == dollars
+    store.close()
