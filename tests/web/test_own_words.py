@@ -236,6 +236,7 @@ BARE_PER_SHARE = re.compile(r"(?<![$\w])\d+ per share")
 BARE_PRICE_ROW = re.compile(
     r"(?m)\bThe \d+ card(?!s)|\bbelow \d|\(×\d|^\d+ is in the row|\brow \d+–|\b(?:up|down) to \d+(?!\s*(?:shares?|players?))"
 )
+BARE_MOVE = re.compile(r"\bfrom \d+ to the next|free card: \d|new price, \d|\d+ is in use|(?<!\$)\d+ card means")
 BARE_CHART = re.compile(r"(?<![$\w])(?<!phase )(?<!turn )\d+ (?:at the start|at the end|now\b)")
 # The banker's sheet: "Bank pays Amy 3; Crystal 3", "Bank → Amy: 3 (income)".
 BARE_SHEET = re.compile(r"(?:→ [^:\n]+:|\bpays [A-Z][^\n;$]*?) \d")
@@ -301,6 +302,7 @@ def foreign_words(ruleset, every) -> dict[str, re.Pattern]:
         found["a bare amount per share"] = BARE_PER_SHARE
         found["a bare share price row"] = BARE_PRICE_ROW
         found["a chart's bare figures"] = BARE_CHART
+        found["a share price moved bare"] = BARE_MOVE
         # an income's parts: "AKE: 2" (a company's printed income)
         abbrs = "|".join(sorted(map(re.escape, ruleset.cards.companies), key=len, reverse=True))
         found["a company's bare income"] = re.compile(rf"(?m)^(?:{abbrs}): \d+(?![\d★])")  # not "SBB: 3★"
@@ -379,7 +381,20 @@ def test_every_page_of_a_game_speaks_its_own_rulebook(client, table, store, ever
         f"/games/{gid}/help/standings",
         f"/games/{gid}/help/closing",
         f"/games/{gid}/help/trade?player={players[0]}&corporation={corp}&side=buy",
+        f"/games/{gid}/help/trade?player={players[0]}&corporation={corp}&side=sell",
+        f"/games/{gid}/help/acquisition",
+        f"/games/{gid}/why/share_price?corporation={corp}&side=buy",
+        f"/games/{gid}/why/dividend_limit?corporation={corp}",
+        f"/games/{gid}/why/stars?corporation={corp}",
+        f"/games/{gid}/why/income?entity=foreign_investor",
     )
+    buying = events[cut] if cut < len(events) and events[cut]["type"] == "acquire" else None
+    if buying:  # the what-if of the purchase the table makes next, and the closing of what it buys
+        what_if = f"corporation={buying['corporation']}&company={buying['company']}&price={buying['price']}"
+        helpers += (
+            f"/games/{gid}/help/acquisition?{what_if}",
+            f"/games/{gid}/help/closing?company={buying['company']}",
+        )
     pages |= {f"in progress {u}": t for u, t in own_words_crawl.crawl(client, gid, extra=helpers).items()}
     nxt = table.state(gid)["next"] or {}
     refused = table.act(gid, {"type": "close", "player": nxt.get("player") or players[0], "company": "NOPE"})
@@ -426,11 +441,13 @@ def test_money_on_the_play_screens_is_written_as_the_rules_write_it(client, tabl
 
 
 @pytest.mark.parametrize(
-    ("key", "word"), [("rolling-stock", "skips"), ("rolling-stock-v2.2", "skips"), ("rolling-stock-stars", "leapfrogs")]
+    ("key", "word", "sign"),
+    [("rolling-stock", "skips", "$"), ("rolling-stock-v2.2", "skips", "$"), ("rolling-stock-stars", "leapfrogs", "")],
 )
-def test_a_card_in_use_is_skipped_in_the_games_own_word(key, word):
+def test_a_card_in_use_is_skipped_in_the_games_own_word(key, word, sign):
     """Issue 37: the Guide's word is "skip" ("cards that are already in use are skipped"), as v2.2's
-    ("take the next available share price card"); "leapfrog" is the Stars rulebook's."""
+    ("take the next available share price card"); "leapfrog" is the Stars rulebook's.  The prices
+    are money as each writes it ("$13" in v2.2 and the Guide)."""
     from assistant.rules.core import position
     from assistant.rules.core.phases.dividends import explain_price_after_dividend
 
@@ -444,7 +461,10 @@ def test_a_card_in_use_is_skipped_in_the_games_own_word(key, word):
         for line in explain_price_after_dividend(game, name, amount)["lines"]
         if " in use, so it " in line
     ]
-    assert lines and all(re.fullmatch(rf"\d+ is in use, so it {word} to \d+\.", line) for line in lines), lines[:3]
+    s = re.escape(sign)
+    assert lines and all(re.fullmatch(rf"{s}\d+ is in use, so it {word} to {s}\d+\.", line) for line in lines), lines[
+        :3
+    ]
 
 
 MONEY_CELLS = re.compile(

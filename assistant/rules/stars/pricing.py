@@ -110,7 +110,8 @@ class StarsPricing:
             if owned == need
             else (
                 f"{abs(owned - need)} {'more' if owned > need else 'fewer'}: "
-                f"{'double ' if abs(move.steps) == 2 else ''}{'up' if move.steps > 0 else 'down'} to {move.target}."
+                f"{'double ' if abs(move.steps) == 2 else ''}{'up' if move.steps > 0 else 'down'} to "
+                f"{game.ruleset.cash(move.target)}."
             ),
         ]
 

@@ -139,11 +139,11 @@ def explain_price_after_dividend(game, corp_name: str, amount: int) -> dict:
     lines += game.pricing.dividend_lines(game, corp, cash, facts, move)
     if move.skipped:
         lines.append(
-            f"{', '.join(map(str, move.skipped))} {'is' if len(move.skipped) == 1 else 'are'} in use, "
-            f"so it {game.ruleset.word('skipped')} to {move.new}."
+            f"{', '.join(map(m, move.skipped))} {'is' if len(move.skipped) == 1 else 'are'} in use, "
+            f"so it {game.ruleset.word('skipped')} to {m(move.new)}."
         )
     if move.new == 0:
-        lines.append("The 0 card means bankruptcy.")
+        lines.append(f"The {m(0)} card means bankruptcy.")
     return {
         "title": f"{corp_name} share price",
         "total": move.new,

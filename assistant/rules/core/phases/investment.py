@@ -318,12 +318,13 @@ def explain_share_price(game, corp_name: str, buying: bool) -> dict:
     corp = game.corps[corp_name]
     move = game.price_move(corp, 1 if buying else -1)
     verb = "Buying" if buying else "Selling"
+    m = game.ruleset.cash  # a share price as the game writes money: "$12" in v2.2 and classic
     lines = [
-        f"{verb} moves {corp_name} from {corp.price} to the next {'higher' if buying else 'lower'} "
-        f"free card: {move.new}."
+        f"{verb} moves {corp_name} from {m(corp.price)} to the next {'higher' if buying else 'lower'} "
+        f"free card: {m(move.new)}."
     ]
     if move.skipped:
-        holders = ", ".join(f"{p} ({game.price_holder.get(p)})" for p in move.skipped)
+        holders = ", ".join(f"{m(p)} ({game.price_holder.get(p)})" for p in move.skipped)
         lines.append(f"Cards in use are skipped: {holders}.")
-    lines.append(f"The {'buyer pays' if buying else 'seller receives'} the new price, {move.new}.")
+    lines.append(f"The {'buyer pays' if buying else 'seller receives'} the new price, {m(move.new)}.")
     return {"title": f"{verb} {words.a(corp_name)} share", "total": move.new, "lines": lines}
