@@ -8,6 +8,8 @@ every problem at once, as ``position.resume`` does."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .entities import Corporation
 from .errors import RuleError
 from .position import _check_prices, _order_and_players
@@ -72,8 +74,8 @@ def final_scores(ruleset, players, state: dict, options=(), persons=None) -> dic
     lines = []
     for place, name in enumerate(ranking, 1):
         why = explain_score(game, name)
-        lines.append(f"{place}. {name} {scores[name]}: " + " ".join(why["lines"]))
-    ties = tie_breaks(scores, ranking, order)
+        lines.append(f"{place}. {name} {game.ruleset.cash(scores[name])}: " + " ".join(why["lines"]))
+    ties = tie_breaks(scores, ranking, order, game.ruleset.cash)
     result = {"scores": scores, "ranking": ranking, "lines": lines + ties, "ties": ties, "winner": ranking[0]}
     if game.two_handed:
         th = two_handed(list(players), game.persons, ranking)
@@ -96,13 +98,16 @@ def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
-def tie_breaks(scores: dict[str, int], ranking: list[str], order: list[str]) -> list[str]:
-    """The ties of a ranking, in words: the player earlier in the final player order ranks higher."""
+def tie_breaks(
+    scores: dict[str, int], ranking: list[str], order: list[str], money: Callable[[int], str] = str
+) -> list[str]:
+    """The ties of a ranking, in words: the player earlier in the final player order ranks higher
+    (the score as ``money`` writes it: the ruleset's ``cash``, "$120" in v2.2 and classic)."""
     out = []
     for score in sorted({s for s in scores.values() if list(scores.values()).count(s) > 1}, reverse=True):
         tied = [p for p in ranking if scores[p] == score]
         out.append(
-            f"{' and '.join(tied)} tie at {score}: {tied[0]} ranks higher, being earlier in the final player "
+            f"{' and '.join(tied)} tie at {money(score)}: {tied[0]} ranks higher, being earlier in the final player "
             f"order ({', '.join(order)})."
         )
     return out
