@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import gc
 import importlib.util
+import ipaddress
 import os
+import socket
 import sys
 import threading
 import time
@@ -260,6 +262,31 @@ def _raise_file_limit(wanted: int) -> int | None:
     return None if soft == resource.RLIM_INFINITY else soft
 
 
+def cannot_listen(s: Settings) -> str | None:
+    """Why the server could not listen where it is asked to, in one line; None when it can.  Checked
+    once at start: granian failing to bind raised in every start of the server, and the supervisor
+    started it again for ever (a host name, an address of another machine, a port in use)."""
+    if s.server == "granian":
+        try:
+            ipaddress.ip_address(s.host)
+        except ValueError:
+            return (
+                f"--host / RSS_HOST {s.host!r} is not accepted: it takes an IP address of this machine "
+                "(0.0.0.0: every network, so that phones can join; 127.0.0.1: this machine only)."
+            )
+    family = socket.AF_INET6 if ":" in s.host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers bind
+            probe.bind((s.host, s.port))
+    except OSError as err:  # (a name waitress cannot resolve is an OSError too)
+        return (
+            f"Cannot listen on {s.host} port {s.port}: {err.strerror or err}. Is another server on that port "
+            "(choose another with --port), or is the address not this machine's (--host)?"
+        )
+    return None
+
+
 def connections_line(s: Settings) -> str:
     """The start line on connections: the open-file limit the server got (raised here, inherited by
     the workers) against what its workers may hold."""
@@ -360,6 +387,10 @@ def main(
 ) -> int:
     env_settings.check()  # every setting once, at start: a bad one stops it in one line (issue 38)
     s = settings(host, port, db, workers, threads)
+    problem = cannot_listen(s)  # before anything is set up: in one line, not a server restarted for ever
+    if problem:
+        print(problem, file=sys.stderr, flush=True)
+        return 2
     os.environ["RSS_HOST"] = s.host  # the app (and each worker's) says so when phones cannot reach it
     # Set up once here (database checks, schema, WAL, the secret key file) before any worker starts.
     try:

@@ -6,6 +6,7 @@ accept stops at once, with one line naming the setting and what it accepts, and 
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 
@@ -44,3 +45,36 @@ def test_serve_refuses_a_bad_setting_in_one_line(tmp_path, name, value):
     assert proc.returncode != 0
     assert lines == [f"{name}={value!r} is not accepted: {name} takes {settings.SETTINGS[name].accepts}."], out
     assert not (tmp_path / "games.sqlite3").exists(), "nothing is set up before the settings are checked"
+
+
+def _serve(tmp_path, host: str, port: int) -> tuple[int, str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), RSS_SECRET_KEY="t", RSS_INSTANCE=str(tmp_path / "instance"))
+    cmd = [sys.executable, "-m", "assistant", "serve", "--host", host, "--port", str(port)]
+    cmd += ["--db", str(tmp_path / "games.sqlite3")]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        out, _ = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        pytest.fail(f"serve --host {host} --port {port} did not stop: {out[-600:]}")
+    return proc.returncode, out
+
+
+def test_serve_refuses_a_host_name_and_a_port_in_use_in_one_line(tmp_path):
+    """Where the server cannot listen is said once, at start (before: granian's traceback, and the
+    supervisor starting it again for ever: --host localhost, an address of another machine, a port
+    another server holds)."""
+    code, out = _serve(tmp_path, "localhost", free_port())
+    assert code == 2 and out.strip().splitlines() == [
+        "--host / RSS_HOST 'localhost' is not accepted: it takes an IP address of this machine "
+        "(0.0.0.0: every network, so that phones can join; 127.0.0.1: this machine only)."
+    ], out
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out = _serve(tmp_path, "127.0.0.1", port)
+    assert code == 2 and len(out.strip().splitlines()) == 1, out
+    assert out.startswith(f"Cannot listen on 127.0.0.1 port {port}: Address already in use."), out
+    assert not (tmp_path / "games.sqlite3").exists(), "nothing is set up before"

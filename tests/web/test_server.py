@@ -56,6 +56,39 @@ def test_settings_come_from_arguments_then_environment(monkeypatch):
         server.env_settings.check()
 
 
+def test_where_the_server_cannot_listen_is_said_in_one_line():
+    """A host name (granian binds IP addresses only), an address of another machine and a port in
+    use each stopped granian in every start, and the supervisor started it again for ever."""
+    port = _free_port()
+
+    def where(host, port=port, server="granian"):
+        return server_settings(host, port, server)
+
+    assert server.cannot_listen(where("127.0.0.1")) is None
+    assert server.cannot_listen(where("localhost", server="waitress")) is None  # waitress resolves a name
+    assert server.cannot_listen(where("localhost")) == (
+        "--host / RSS_HOST 'localhost' is not accepted: it takes an IP address of this machine "
+        "(0.0.0.0: every network, so that phones can join; 127.0.0.1: this machine only)."
+    )
+    assert server.cannot_listen(where("999.1.1.1")).startswith("--host / RSS_HOST '999.1.1.1' is not accepted")
+    # 192.0.2.1 is TEST-NET-1 (RFC 5737): no machine's own address
+    assert server.cannot_listen(where("192.0.2.1")) == (
+        f"Cannot listen on 192.0.2.1 port {port}: Cannot assign requested address. Is another server on that "
+        "port (choose another with --port), or is the address not this machine's (--host)?"
+    )
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = taken.getsockname()[1]
+        for server_name in ("granian", "waitress"):
+            said = server.cannot_listen(where("127.0.0.1", busy, server_name))
+            assert said.startswith(f"Cannot listen on 127.0.0.1 port {busy}: Address already in use."), said
+
+
+def server_settings(host: str, port: int, which: str) -> server.Settings:
+    return server.Settings(host=host, port=port, db=None, workers=1, threads=1, server=which)
+
+
 def _start(tmp_path, *extra, env=None):
     port = _free_port()
     db = tmp_path / "served.sqlite3"
