@@ -21,7 +21,7 @@ import pytest
 from assistant.web import create_app
 from tests.project_games import bidding_war
 
-from .conftest import ROOT, header, load_transcript, table_events
+from .conftest import ROOT, Http, header, load_transcript, table_events
 
 PREFIX = 42  # events of the project's game: turn 2, under way
 CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -183,3 +183,43 @@ def test_the_score_command_names_a_field_of_the_wrong_type(tmp_path):
     assert run.returncode == 1, (run.stdout, run.stderr)
     assert "cash" in run.stderr and "Brian" in run.stderr and "not False" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.server
+def test_on_the_real_server_another_addresss_wrong_types_are_refused_and_log_no_traceback(server_factory):
+    """Issue 38 §3 on the real server, the attacker at 127.0.0.2 and a phone at 127.0.0.1: 200 posts
+    of each wrong-typed event to the JSON door and the correction door, and an import of each, are
+    each a 422 naming the field (before: 500s, each writing a 1.6 KB traceback); the server's log
+    gains no traceback, and the phone's own game is imported and played on."""
+    srv = server_factory(env={"RSS_WORKERS": "1"})
+    attacker, phone = Http(srv.base, source="127.0.0.2"), Http(srv.base)
+    data = load_transcript()
+    transcript = header(data, table_events(data)[:PREFIX])
+    status, body = attacker.json("POST", "/games/import", transcript)
+    assert status == 303, body
+    gid = body["id"]
+    status, state = attacker.json("GET", f"/games/{gid}/state")
+    seq = state["seq"]
+    logged = len(srv.output())
+    answers = []
+    for _ in range(200 // len(WRONG) + 1):
+        for event, message in WRONG:
+            for path, body in (
+                ("events", {"seq": seq, "event": event}),
+                ("amend", {"seq": seq, "index": 5, "event": event}),
+            ):
+                status, answer = attacker.json("POST", f"/games/{gid}/{path}", body)
+                answers.append((status, answer.get("error")))
+                assert (status, answer.get("error")) == (422, message), (path, event, status, answer)
+    for event, message in WRONG:
+        status, answer = attacker.json("POST", "/games/import", dict(transcript, events=[*transcript["events"], event]))
+        assert (status, answer.get("error")) == (422, f"event {PREFIX}: {message}"), answer
+    assert len(answers) >= 400
+    grown = srv.output()[logged:]
+    assert "Traceback" not in grown and len(grown) < 1000, grown[-2000:]
+    assert attacker.json("GET", f"/games/{gid}/state")[1]["seq"] == seq, "nothing was written"
+    status, body = phone.json("POST", "/games/import", transcript)
+    assert status == 303, body
+    mine = body["id"]
+    status, answer = phone.json("POST", f"/games/{mine}/events", {"seq": seq, "event": {"type": "undo"}})
+    assert status == 200 and answer["seq"] == seq + 1, answer
