@@ -48,9 +48,9 @@ class TimelinesMixin:
                     pass  # let the full replay report it
         return self._remember(gid, self._build(info, seq))
 
-    def _build(self, info: GameInfo, seq: int, extra: tuple[dict, ...] = (), depth: int | None = None) -> Timeline:
+    def _build(self, info: GameInfo, seq: int) -> Timeline:
         try:
-            return build(self, info, seq, extra, depth)
+            return build(self, info, seq)
         except Unplayable as err:  # e.g. the stored log of an older version of the rules
             raise Unreplayable(err.message) from err
 
@@ -81,7 +81,8 @@ class TimelinesMixin:
                     f"database disk image is malformed: rows of this game's log are missing ({len(rows)} of {seq} read)"
                 )
             try:
-                journal = replay(self, info, [r.event for r in rows], written=0)[0].game.journal
+                # pragma below: ``written`` only has the replay pickle states besides, which [0] leaves out
+                journal = replay(self, info, [r.event for r in rows], written=0)[0].game.journal  # pragma: no mutate
             except Unplayable as err:
                 raise Unreplayable(err.message) from err
             journal.pack()  # kept for long (rules/core/records.py)
@@ -89,7 +90,7 @@ class TimelinesMixin:
             self._heads[key] = journal
             self._heads.move_to_end(key)
             while len(self._heads) > HEADS_KEPT:
-                self._heads.popitem(last=False)
+                self._heads.popitem(last=False)  # pragma: no mutate: last=None is false to popitem
         return journal
 
     def _remember(self, gid: str, known: Timeline) -> Timeline:
@@ -117,4 +118,4 @@ class TimelinesMixin:
             self._cache[gid] = known
             self._cache.move_to_end(gid)
             while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+                self._cache.popitem(last=False)  # pragma: no mutate: last=None is false to popitem
