@@ -128,3 +128,15 @@ def test_even_a_one_row_log_is_not_read_past_the_deadline(tmp_path):
         reader.read(gid)
     assert [r.event for r in reader.read(gid)] == events
     store.close()
+
+
+def test_the_rows_after_the_ones_asked_are_not_read(game, monkeypatch):
+    store, gid, events = game
+    store.backend.append(gid, 13, json.dumps({"type": "go_back", "to": 12, "index": 1}), None, WHEN)
+    _damage(store, gid, 14)  # unreadable, after the rows asked
+    assert _brought_back(RowReader(store.backend).read(gid, 10, 12)) == {11: [], 12: events[1:10]}
+    assert _brought_back(RowReader(store.backend).read(gid, 0, 12)) == {11: [], 12: events[1:10]}
+    monkeypatch.setattr(logrows, "EXPANDED_KEPT", 1)  # worked out again for the read: up to the rows asked
+    assert _brought_back(RowReader(store.backend).read(gid, 0, 12)) == {11: [], 12: events[1:10]}
+    with pytest.raises(Damaged):
+        RowReader(store.backend).read(gid, 12)
