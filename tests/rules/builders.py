@@ -56,13 +56,15 @@ HIGHEST_OF_COLOR = CARDS.highest_of_color
 FI = "FI"  # ``place(..., to=FI)``: the foreign investor
 
 
-def table(players, *, cash=None, order=None, turn=2, fi_cash=None, options=(), deck=None, persons=None) -> Game:
+def table(
+    players, *, cash=None, order=None, turn=2, fi_cash=None, options=(), deck=None, persons=None, ruleset=STARS
+) -> Game:
     """A game after its setup with nothing on the table yet: no offering, no card drawn.
 
     ``cash``: {player: money} (others keep their starting money); ``order``: current
-    player order (default: the initial order).
+    player order (default: the initial order); ``ruleset``: Stars, or v2.2 (its cards are Stars').
     """
-    g = STARS.create(players, options, deck=deck, persons=persons)
+    g = ruleset.create(players, options, deck=deck, persons=persons)
     g.pending_reveals = 0  # the setup reveals are replaced by ``place(..., "available")``
     g.setup = False
     g.turn = turn
@@ -175,7 +177,7 @@ def corporation(
     (None = receivership when no player holds a share).
     """
     shares = dict(shares or {})
-    assert name in CORPORATIONS and name not in g.corps
+    assert name in g.charters and name not in g.corps
     corp = Corporation(name, price, g.charters[name].shares)
     corp.cash = cash
     corp.issued = sum(shares.values()) + bank

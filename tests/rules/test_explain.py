@@ -14,7 +14,7 @@ from assistant.rules.core.phases.income import explain_income
 from assistant.rules.core.phases.investment import explain_share_price
 from assistant.rules.core.pricing import explain_rating
 from assistant.rules.core.scores import explain_score
-from assistant.rules.registry import STARS
+from assistant.rules.registry import STARS, V22
 from assistant.rules.stars.cards import CARDS
 from tests.project_games import played_game
 
@@ -204,10 +204,42 @@ def test_dividend_limit_in_full():
 
 
 def test_share_price_explanation_skips_cards_in_use():
+    """Synergistic at 22, the 24 card held by Doppler AG: buying takes the next higher free card,
+    27; selling the next lower, 20 (the Stars share price cards: ... 20, 22, 24, 27 ...)."""
     g = synergistic(doppler_at=24)
-    e = explain_share_price(g, "Synergistic", buying=True)
-    assert e["total"] == 27
-    assert any("24 (Doppler AG)" in line for line in e["lines"])
+    assert explain_share_price(g, "Synergistic", buying=True) == {
+        "title": "Buying a Synergistic share",
+        "total": 27,
+        "lines": [
+            "Buying moves Synergistic from 22 to the next higher free card: 27.",
+            "Cards in use are skipped: 24 (Doppler AG).",
+            "The buyer pays the new price, 27.",
+        ],
+    }
+    assert explain_share_price(g, "Synergistic", buying=False) == {
+        "title": "Selling a Synergistic share",
+        "total": 20,
+        "lines": [
+            "Selling moves Synergistic from 22 to the next lower free card: 20.",
+            "The seller receives the new price, 20.",
+        ],
+    }
+
+
+def test_share_price_explanation_in_v22_money():
+    """The same in v2.2 (whose rulebook writes money as $; Saturn for Synergistic, Eagle for Doppler
+    AG... any two corporations do): Saturn at $22, the $24 card Eagle's."""
+    g = table(PLAYERS, turn=3, ruleset=V22)
+    corporation(g, "Saturn", price=22, companies=["DSB", "MS"], cash=5, shares={"Amy": 2}, bank=1)
+    corporation(g, "Eagle", price=24, companies=["WT"], cash=0, shares={"Brian": 1}, bank=1)
+    assert explain_share_price(g, "Saturn", buying=True)["lines"] == [
+        "Buying moves Saturn from $22 to the next higher free card: $27.",
+        "Cards in use are skipped: $24 (Eagle).",
+        "The buyer pays the new price, $27.",
+    ]
+    assert explain_share_price(g, "Saturn", buying=False)["lines"][0] == (
+        "Selling moves Saturn from $22 to the next lower free card: $20."
+    )
 
 
 def test_score_explanation_adds_up():

