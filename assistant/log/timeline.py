@@ -95,7 +95,10 @@ class Timeline:
         return Walk.of(self.source.rows(self.info.id, 0, self.seq)).out
 
     def full_walk(self) -> Walk:
-        return self.walk if not self.walk.base else Walk.of(self.source.rows(self.info.id, 0, self.seq))
+        """The walk of the whole log (read from its start when this one holds only the latest)."""
+        if self.walk.base:
+            return Walk.of(self.source.rows(self.info.id, 0, self.seq))
+        return self.walk
 
     def game_before(self, index: int) -> Game:
         """A new game: this one just before effective entry ``index`` (from a saved state if one fits)."""
@@ -127,7 +130,8 @@ class Timeline:
         RuleError: the corrected entry does not fit where it stands, or there is no such entry."""
         corrections.check_index(index, self.walk.count)
         walk = self.walk.copy()
-        if index < walk.base:  # the walk holds only the latest events: read the log from its start
+        # the walk holds only the latest events: read the log from its start
+        if index < walk.base:  # pragma: no mutate: at the base either walk holds the entry and all after it
             walk = self.full_walk().copy()
         later = walk.out[index + 1 - walk.base :]
         out = corrections.correct(self.game_before(index), later, index, event)

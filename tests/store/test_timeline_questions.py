@@ -316,3 +316,72 @@ def test_the_bankers_list_writes_money_as_v22_does(tmp_path):
     store.amend(gid, 52, hand.DIVIDEND, _in_v22(hand.CORRECTED))
     assert store.timeline(gid).latest_correction()["changes"] == dollars
     store.close()
+
+
+def test_a_state_is_saved_once_ten_rows_are_read_since_the_last(tmp_path, monkeypatch):
+    """A state saved every 10 rows (only the rows read since the last state that the rows after it
+    leave in place count): the import saves rows 10 to 50; four undos and redos (rows 53 to 60)
+    make ten since row 50: a state at row 60 with the 52 entries; an undo (row 61) takes back an
+    entry that state holds, so the game is built from row 50's, 11 rows back: saved at row 61 with
+    51 entries; a redo and an undo after it are 2 rows since."""
+    import sqlite3
+
+    monkeypatch.setattr(saved, "KEEP", 8)
+    path, gid = _game(tmp_path, True)
+
+    def states():
+        conn = sqlite3.connect(path)
+        try:
+            return conn.execute(
+                "SELECT seq, events FROM saved_states WHERE game_id = ? ORDER BY seq", (gid,)
+            ).fetchall()
+        finally:
+            conn.close()
+
+    imported = [(10, 10), (20, 20), (30, 30), (40, 40), (50, 50)]
+    assert states() == imported
+    store = Store(path, save_every=EVERY)
+    assert store.timeline(gid).unsaved == 2
+    for seq in range(52, 60, 2):
+        store.append(gid, seq, {"type": "undo"})
+        store.append(gid, seq + 1, {"type": "redo"})
+    assert states() == [*imported, (60, 52)] and store.timeline(gid).unsaved == 0
+    store.append(gid, 60, {"type": "undo"})
+    assert states() == [*imported, (60, 52), (61, 51)] and store.timeline(gid).unsaved == 0
+    store.append(gid, 61, {"type": "redo"})
+    store.append(gid, 62, {"type": "undo"})
+    assert states() == [*imported, (60, 52), (61, 51)] and store.timeline(gid).unsaved == 2
+    store.close()
+    fresh = Store(path, save_every=EVERY)  # a new worker: from the state at row 61, 2 rows since
+    assert (fresh.timeline(gid).seq, fresh.timeline(gid).unsaved) == (63, 2)
+    fresh.close()
+
+
+def test_a_correction_of_an_entry_the_walk_holds(tmp_path, trimmed):
+    """Turn 3's dividend (entry 50 from 1) corrected from 0 to 1 per share: Prussian Railway pays
+    2 (13 → 11), Amy 1 for her share (21 → 22); 11 in cash still makes 5★ (KME, MHE, WT 2, cash),
+    double up to 13; the share not issued and the BSE staying private are kept."""
+    path, gid = _game(tmp_path, trimmed)
+    store, timeline = _timeline(path, gid, trimmed)
+    store.amend(gid, 52, 0, hand.EVENTS[0])  # a stale timeline (row 52) asked after a row 53
+    out = timeline.correction(49, {"type": "dividend", "corporation": PR, "amount": 1})
+    assert out["kept_words"] == ["Prussian Railway issues no share", "The BSE stays private"]
+    assert out["set_aside_words"] == []
+    assert out["changes"] == ["Amy's money 21 → 22", "Prussian Railway's treasury 13 → 11"]
+    again = timeline.correction(hand.DIVIDEND, hand.CORRECTED)  # before the walk's base: the log read again
+    assert (again["kept_words"], again["set_aside_words"], again["changes"]) == (KEPT, SET_ASIDE, CHANGES)
+    store.close()
+
+
+def test_a_timeline_moved_on_by_an_undo_counts_its_rows_since_the_saved_state(tmp_path, monkeypatch):
+    """From the state at row 50: 2 rows read; an undo of the BSE's entry (which that state does not
+    hold) moves it on to row 53 with 3 rows read."""
+    monkeypatch.setattr(saved, "KEEP", 8)
+    path, gid = _game(tmp_path, True)
+    store, timeline = _timeline(path, gid, True)
+    assert timeline.unsaved == 2
+    undone = timeline.advance([{"type": "undo"}])
+    assert (undone.seq, undone.unsaved, undone.walk.count) == (53, 3, 51)
+    entered = undone.advance([hand.EVENTS[-1]])
+    assert (entered.seq, entered.unsaved, entered.walk.count) == (54, 4, 52)
+    store.close()
