@@ -4,7 +4,7 @@ table could start a game).
 
 * ``RSS_DB_MAX_MB`` (default 4096): past it, nothing more is written: no new game (``web/limits.py``)
   and no new row of any game; the refusal says so (507);
-* ``RSS_GAME_MAX_MB`` (default 4): what one game's log and saved states may hold, and never more than
+* ``RSS_GAME_MAX_MB`` (default 8): what one game's log and saved states may hold, and never more than
   a tenth of the database's cap; past it, that game takes no new row (507, said in words: its
   transcript can be exported and imported again, which starts a fresh log of the entries in
   effect).  A whole game played by the menu (223 entries, entered one by one) holds 25 KB.

@@ -134,3 +134,20 @@ def test_an_unset_or_empty_setting_is_its_default_even_to_parsed(monkeypatch):
     monkeypatch.setenv("RSS_WORKERS", "0")
     with pytest.raises(BadSetting):
         settings._parsed("RSS_WORKERS")
+
+
+def test_each_setting_in_the_operations_guide_has_the_default_the_server_uses():
+    """docs/operations.md's table of settings, as a host reads it: each documented default, given
+    as the setting's value, means what the server does with the setting unset (RSS_GAME_MAX_MB was
+    documented as 4 while the server took 8)."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(RSS_[A-Z_]+)` \| `?([^|`]+?)`? \|", text, flags=re.M)
+    assert len(rows) >= 15
+    for name, documented in rows:
+        setting = settings.SETTINGS[name]
+        if documented == "none":
+            continue  # (RSS_TRUSTED_PROXIES: no value to give)
+        assert setting.parse(documented) == setting.default, name
