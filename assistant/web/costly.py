@@ -97,7 +97,7 @@ def end_with_parent() -> None:
         server._forkserver_alive_fd = None
     if sys.platform.startswith("linux"):
         try:
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             pass
         if os.getppid() == 1:  # the fork server ended already

@@ -4,9 +4,11 @@ Retry-After).  Real threads and real child processes."""
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 
@@ -182,3 +184,211 @@ def test_the_app_has_a_gate_for_drawings_and_score_checks_and_one_for_imports(ap
             with pytest.raises(costly.Busy, match="busy with other imports and resumed games"):
                 with costly.turn("trial"):
                     pass
+
+
+def test_a_drawing_made_in_the_child_is_the_png_of_the_svg():
+    png = costly.paint('<svg xmlns="http://www.w3.org/2000/svg" width="12" height="7"/>')
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"  # the PNG signature, then the IHDR chunk: width and height
+    assert png[12:16] == b"IHDR" and png[16:24] == (12).to_bytes(4, "big") + (7).to_bytes(4, "big")
+
+
+# -- what the child does first (in a child of the fork server, which tests cannot look into) ------
+# ``_answer`` and ``end_with_parent`` run here in a child forked from this test process: it sees
+# all this one does (mutation testing's switch among it), and whatever it changes in itself (its
+# priority, its parent-death signal, its descriptors) stays in it.  It always ends with os._exit.
+PR_GET_PDEATHSIG = 2
+
+
+def death_signal() -> int:
+    """The signal the kernel sends this process when its parent ends (0: none)."""
+    sig = ctypes.c_int(-1)
+    assert ctypes.CDLL(None).prctl(PR_GET_PDEATHSIG, ctypes.byref(sig)) == 0
+    return sig.value
+
+
+def mutation_hits() -> set:
+    """The functions mutation testing (mutmut) saw called in this process while it runs the tests;
+    a forked child's count for the test that forked it (sent back to it, see in_a_fork)."""
+    mutmut_state = sys.modules.get("mutmut.state")
+    return set(mutmut_state.state()._stats) if mutmut_state else set()
+
+
+def in_a_fork(observe, *args):
+    """``observe(*args)`` in a child forked from this process: ("returned", its value) or
+    ("raised", the exception's repr) back over a pipe, or None when the child ended without a word;
+    and the child's exit status (as os.waitstatus_to_exitcode gives it)."""
+    receive, send = multiprocessing.Pipe(duplex=False)
+    pid = os.fork()
+    if pid == 0:  # the child: whatever happens, it ends here
+        try:
+            receive.close()
+            try:
+                said = ("returned", observe(*args))
+            except BaseException as error:  # noqa: BLE001 - sent back to the test
+                said = ("raised", repr(error))
+            send.send((said, mutation_hits()))
+        finally:
+            os._exit(0)
+    send.close()
+    try:
+        said, hits = receive.recv() if receive.poll(60) else (None, set())
+    except EOFError:
+        said, hits = None, set()
+    finally:
+        receive.close()
+    _, status = os.waitpid(pid, 0)
+    if hits:
+        sys.modules["mutmut.state"].state()._stats.update(hits)
+    return said, os.waitstatus_to_exitcode(status)
+
+
+def fork_servers_child(alive_fd):
+    """This process made to hold what a child of multiprocessing's fork server holds: the fork
+    server's "alive" descriptor (a copy of the worker's end of the pipe the fork server watches)."""
+    from multiprocessing import forkserver as fs
+
+    fs._forkserver._forkserver_alive_fd = alive_fd
+    return fs._forkserver
+
+
+def let_go_and_look():
+    """end_with_parent() in a child holding the alive pipe's writing end: (the descriptor the fork
+    server's state names afterwards, whether the pipe's reader sees its end, the death signal)."""
+    reader, writer = os.pipe()
+    server = fork_servers_child(writer)
+    assert death_signal() == 0  # a forked child does not inherit its parent's
+    costly.end_with_parent()
+    os.set_blocking(reader, False)
+    try:
+        ended = os.read(reader, 1) == b""  # no writer left: the fork server sees the worker gone
+    except BlockingIOError:
+        ended = False  # still held
+    return server._forkserver_alive_fd, ended, death_signal()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_the_child_lets_go_of_the_fork_servers_alive_pipe_and_dies_with_its_parent():
+    """Once no process holds the alive pipe but the worker, the fork server ends with the worker,
+    and the kernel ends the child with the fork server (SIGKILL): the child goes on otherwise."""
+    assert in_a_fork(let_go_and_look) == (("returned", (None, True, signal.SIGKILL)), 0)
+
+
+def without_the_fork_servers_state(state):
+    """end_with_parent() where multiprocessing has no fork server object (``state`` None) or one
+    without an alive descriptor: it still sets the death signal and goes on."""
+    from multiprocessing import forkserver as fs
+
+    if state is None:
+        del fs._forkserver
+    else:
+        fs._forkserver = state
+    costly.end_with_parent()
+    return death_signal()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_multiprocessing_without_the_fork_servers_private_state_is_no_matter():
+    import types
+
+    assert in_a_fork(without_the_fork_servers_state, None) == (("returned", signal.SIGKILL), 0)
+    assert in_a_fork(without_the_fork_servers_state, types.SimpleNamespace()) == (("returned", signal.SIGKILL), 0)
+
+
+CLONE_NEWPID = 0x20000000
+
+
+def adopted(middle: int, send) -> None:
+    """In a grandchild whose parent ``middle`` ends at once: end_with_parent() once process 1 has
+    adopted it; it says "went on" if it returns."""
+    try:
+        for _ in range(10_000):
+            if os.getppid() != middle:
+                break
+            time.sleep(0.001)
+        if os.getppid() != 1:  # adopted by a subreaper, not by process 1
+            send.send(("adopted by", os.getppid()))
+        else:
+            costly.end_with_parent()
+            send.send("went on")
+    except BaseException as error:  # noqa: BLE001 - sent back to the test
+        send.send(("raised", repr(error)))
+    finally:
+        os._exit(0)
+
+
+def orphaned_end_with_parent():
+    """end_with_parent() in a process whose parent ended before it ran: (in a PID namespace of its
+    own, what the orphan and its adopter said).  In a namespace of its own (where the system lets
+    it make one), the namespace's process 1 adopts it and tells its exit status."""
+    own = ctypes.CDLL(None).unshare(CLONE_NEWPID) == 0  # the next child is the new namespace's process 1
+    receive, send = multiprocessing.Pipe(duplex=False)
+    first = os.fork()
+    if first == 0:
+        try:
+            receive.close()
+            if os.fork() == 0:
+                middle = os.getpid()
+                if os.fork() == 0:
+                    adopted(middle, send)
+                os._exit(0)  # the middle one: its child is an orphan at once
+            os.wait()
+            if own:
+                send.send(("exit status", os.waitstatus_to_exitcode(os.wait()[1])))
+        finally:
+            os._exit(0)
+    send.close()
+    os.waitpid(first, 0)
+    said = []
+    while receive.poll(60):
+        try:
+            said.append(receive.recv())
+        except EOFError:
+            break
+    return own, said
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_child_whose_fork_server_ended_before_it_set_its_death_signal_ends_at_once():
+    """Its parent gone, the kernel would never send the signal: it ends itself (exit status 1)."""
+    assert in_a_fork(costly.end_with_parent) == (("returned", None), 0)  # its parent there: it goes on
+    (_, (own, said)), code = in_a_fork(orphaned_end_with_parent)
+    assert code == 0
+    if said and said[0][0] == "adopted by":
+        pytest.skip("orphans are adopted by a subreaper here, not by process 1")
+    assert said == ([("exit status", 1)] if own else [])  # it said nothing: it ended in end_with_parent
+
+
+def answer_and_look(target, args):
+    """_answer() with a pipe of this child's own: (what came through it, whether _answer closed its
+    end, what it raised)."""
+    receive, send = multiprocessing.Pipe(duplex=False)
+    raised = None
+    try:
+        costly._answer(send, target, args)
+    except ValueError as error:
+        raised = repr(error)
+    try:
+        got = receive.recv()
+    except EOFError:  # the end closed with no answer
+        got = "nothing"
+    return got, send.closed, raised
+
+
+def what_the_work_sees(*args):
+    return args, os.getpriority(os.PRIO_PROCESS, 0), death_signal()
+
+
+def failing_work():
+    raise ValueError("the drawing failed")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_the_child_works_at_low_priority_ending_with_its_parent_and_closes_its_pipe_even_when_the_work_fails():
+    """The work runs with the arguments given, 10 below the worker's priority (nice; at most 19),
+    already bound to end with its parent; its answer goes back and the pipe is closed after it, and
+    after a failure too (the worker then reads the end at once)."""
+    before = os.getpriority(os.PRIO_PROCESS, 0)
+    said = in_a_fork(answer_and_look, what_the_work_sees, ("a", 2))
+    assert said == (("returned", ((("a", 2), min(before + 10, 19), signal.SIGKILL), True, None)), 0)
+    said = in_a_fork(answer_and_look, failing_work, ())
+    assert said == (("returned", ("nothing", True, "ValueError('the drawing failed')")), 0)
