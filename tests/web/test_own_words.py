@@ -563,3 +563,71 @@ def test_a_whys_figure_and_a_charts_legend_write_money_as_the_rules_do(client, t
     )
     assert len(legend) >= len(players) + 1, legend  # each player's wealth and a corporation's share price
     assert all(re.fullmatch(rf"{re.escape(sign)}\d+", figure) for figure in legend), legend
+
+
+# figures that stand apart from their words (in their own cell, badge or strong): the words test
+# above cannot read them as money
+FIGURES = {
+    "trade": re.compile(r'<strong class="price">([^<]*)</strong>|Share price (\S+) → <strong>([^<]*)</strong>'),
+    "money": re.compile(r"money (\S+) → (\S+)</li>"),
+    "what-if cash": re.compile(r'<tr class="cash"><th scope="row">Cash</th><td>([^<]*)</td><td>([^<]*)</td>'),
+    "what-if book value": re.compile(
+        r'<tr class="book-value"><th scope="row">Book value</th><td>([^<]*)</td><td><strong>([^<]*)</strong>'
+    ),
+    "what-if price": re.compile(r"<td>(\S+) → (\S+)</td><td>(\S+) → <strong>([^<]*)</strong>"),
+    "share price badge": re.compile(r'<span class="price" title="share price">([^<]*)</span>'),
+    "score table": re.compile(
+        r"<tr[^>]*><td>\d+</td><td>[^<]+</td><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td><td[^>]*><strong>([^<]*)</strong>"
+    ),
+    "score list": re.compile(r'<li><strong>[^<:]+: ([^<]*)</strong><ul class="why">'),
+}
+
+
+@pytest.mark.parametrize(
+    ("key", "sign"), [("rolling-stock-v2.2", "$"), ("rolling-stock", "$"), ("rolling-stock-stars", "")]
+)
+def test_previews_badges_and_score_tables_write_money_as_the_rules_do(client, table, key, sign):
+    """Issue 37: the share trade preview, the acquisition and closing what-ifs, a corporation's share
+    price badge (table and board), the standings and the final scoring (table, board) write money
+    with $ in v2.2 and classic ("Each PLAYER receives $30", "Give each player $30"), bare in Stars."""
+    ruleset = registry.get(key)
+    players = rulesets.players_for(ruleset, 4)
+    events = _varied_playout(ruleset, players)
+    gid = _create(client, table, key, players)
+    # a share trade is previewed in the investment phase, once a corporation is in play
+    first = next(i for i, e in enumerate(events) if e["type"] == "ipo")
+    trading = next(i for i, e in enumerate(events) if i > first and e["type"] in ("buy_share", "sell_share"))
+    _post(table, gid, events[:trading], 0)
+    corp = events[trading]["corporation"]
+    trades = [f"help/trade?player={p}&corporation={corp}&side={side}" for p in players for side in ("buy", "sell")]
+    pages = {u: client.get(f"/games/{gid}/{u}").text for u in trades}
+    cut = next(i for i, e in enumerate(events) if i > trading and e["type"] == "acquire")
+    _post(table, gid, events[trading:cut], trading)
+    buying = events[cut]
+    what_if = f"corporation={buying['corporation']}&company={buying['company']}&price={buying['price']}"
+    in_progress = [f"help/acquisition?{what_if}", "help/standings", "v/corporations", "board"]
+    pages |= {u: client.get(f"/games/{gid}/{u}").text for u in in_progress}
+    closing = next(i for i, e in enumerate(events) if i > cut and e["type"] == "close")  # its what-if, in its phase
+    _post(table, gid, events[cut:closing], cut)
+    pages[f"help/closing?company={events[closing]['company']}"] = client.get(
+        f"/games/{gid}/help/closing?company={events[closing]['company']}"
+    ).text
+    _post(table, gid, events[closing:], closing)
+    assert table.state(gid)["game_over"]
+    pages |= {f"over {u}": client.get(f"/games/{gid}/{u}").text for u in ("v/players", "board", "help/standings")}
+    found = {}
+    for url, page in pages.items():
+        for what, pattern in FIGURES.items():
+            for match in pattern.findall(page):
+                for figure in match if isinstance(match, tuple) else (match,):
+                    if figure:
+                        found.setdefault(what, []).append((url, figure))
+    kinds = set(FIGURES) - (set() if key == "rolling-stock" else {"what-if book value"})  # classic rates by it
+    assert set(found) == kinds, sorted(found)  # each kind read somewhere
+    bare = [
+        (what, url, f)
+        for what, seen in found.items()
+        for url, f in seen
+        if not re.fullmatch(rf"{re.escape(sign)}\d+", f)
+    ]
+    assert bare == [], bare
