@@ -55,7 +55,7 @@ run_one() {
   pattern=$path
   [ -d "$path" ] && pattern="$path/*"
   mkdir -p "$dir"
-  for entry in assistant tests templates static; do ln -sfn "$ROOT/$entry" "$dir/$entry"; done
+  for entry in assistant tests templates static docs; do ln -sfn "$ROOT/$entry" "$dir/$entry"; done
   # mutmut reads its settings from pyproject.toml in the folder it runs in: the project's own,
   # with this path's settings added
   python - "$ROOT/pyproject.toml" "$dir/pyproject.toml" "$pattern" "$TESTS" <<'EOF'
@@ -64,7 +64,7 @@ source, target, pattern, tests = sys.argv[1:]
 settings = {
     "source_paths": ["assistant"],
     "only_mutate": [pattern],
-    "also_copy": ["templates", "static"],
+    "also_copy": ["templates", "static", "docs"],
     "pytest_add_cli_args": ["-p", "no:xdist", "-p", "no:randomly", "-m", "not browser and not server and not slow"],
     "pytest_add_cli_args_test_selection": tests.split(),
     "use_git_change_detection": False,
