@@ -108,8 +108,11 @@ class Ruleset:
 
     @cached_property
     def cash(self) -> Callable[[int], str]:
-        """An amount as the play screens show it: ``cash(12)`` is "12" (Stars), "$12" (v2.2, classic)."""
-        return self.word("cash").format
+        """An amount as the play screens show it: ``cash(12)`` is "12" (Stars), "$12" (v2.2, classic).
+        (A bare number is ``str`` itself: the log writes one on most entries, and a replay writes
+        the log again.)"""
+        pattern = self.word("cash")
+        return str if pattern == "{}" else pattern.format
 
     def phase_name(self, phase) -> str:
         return self.phase_names.get(phase, "")
