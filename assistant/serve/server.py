@@ -398,6 +398,15 @@ def main(
     except DatabaseDamaged as err:
         print(err.message, file=sys.stderr, flush=True)
         return 2
+    except OSError as err:  # a data folder (RSS_INSTANCE) or a database's folder it cannot make or write
+        where = f": {err.filename}" if err.filename else ""
+        print(
+            f"Cannot start: {err.strerror or err}{where}. The data folder ({places.ENV}, else {places.standard()}) "
+            "and the database's folder must be folders this user may write.",
+            file=sys.stderr,
+            flush=True,
+        )
+        return 2
     database = app.config["DATABASE"]
     shown = lan_ip() if s.host in ("0.0.0.0", "::", "") else s.host
     where = "on a phone in the same network"

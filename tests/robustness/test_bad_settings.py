@@ -78,3 +78,15 @@ def test_serve_refuses_a_host_name_and_a_port_in_use_in_one_line(tmp_path):
     assert code == 2 and len(out.strip().splitlines()) == 1, out
     assert out.startswith(f"Cannot listen on 127.0.0.1 port {port}: Address already in use."), out
     assert not (tmp_path / "games.sqlite3").exists(), "nothing is set up before"
+
+
+def test_serve_refuses_a_data_folder_it_cannot_make_in_one_line(tmp_path):
+    """RSS_INSTANCE naming a folder that cannot be made (under /proc): one line, not a traceback."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), RSS_SECRET_KEY="t", RSS_INSTANCE="/proc/no-such-folder")
+    cmd = [sys.executable, "-m", "assistant", "serve", "--host", "127.0.0.1", "--port", str(free_port())]
+    proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=30)
+    lines = (proc.stdout + proc.stderr).strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1, lines
+    assert lines[0].startswith(
+        "Cannot start: No such file or directory: /proc/no-such-folder. The data folder (RSS_INSTANCE"
+    )
