@@ -108,7 +108,7 @@ class Timeline:
         """What redo would restore, the next first, in words: [{"n", "text"}]."""
         out, game = [], self.game.fork()
         for n, (again, entry) in enumerate(reversed(self.walk.back), 1):
-            text = None
+            text = None  # pragma: no mutate: read only as a truth value (any empty text is as none)
             if again == "event" and game is not None:
                 try:
                     text = _entry_text(play(game, [entry]).journal[-1])
@@ -212,7 +212,7 @@ class Timeline:
         except RuleError:
             pass
         out = corrections.why_set_aside(self.game, [e for e, _i in waiting])
-        for item, (_e, i) in zip(out, waiting, strict=True):
+        for item, (_e, i) in zip(out, waiting, strict=True):  # pragma: no mutate: one item per entry, so equal lengths
             item["text"] = texts.get(i) or meanwhile.event_words(item["event"])
         return out
 

@@ -385,3 +385,34 @@ def test_a_timeline_moved_on_by_an_undo_counts_its_rows_since_the_saved_state(tm
     entered = undone.advance([hand.EVENTS[-1]])
     assert (entered.seq, entered.unsaved, entered.walk.count) == (54, 4, 52)
     store.close()
+
+
+def test_the_entries_in_effect_from_the_logs_start(tmp_path, trimmed):
+    """Every entry in effect, also when the walk holds only the latest: the 52 imported; after the
+    correction the 33 before it, the corrected dividend and the 16 kept; a stale timeline, its own."""
+    path, gid = _game(tmp_path, trimmed)
+    store, timeline = _timeline(path, gid, trimmed)
+    assert timeline.effective() == hand.EVENTS
+    store.amend(gid, 52, hand.DIVIDEND, hand.CORRECTED)
+    assert timeline.effective() == hand.EVENTS  # asked of row 52's timeline after row 53
+    corrected = hand.EVENTS[: hand.DIVIDEND] + [hand.CORRECTED] + [hand.LATER[p] for p in hand.KEPT]
+    assert store.timeline(gid).effective() == corrected
+    store.close()
+
+
+def test_a_done_for_a_phase_that_ended_by_itself_is_no_entry(tmp_path):
+    """tests/web/test_phase_done.py's position: nobody can buy in phase 3, so after Amy's and
+    Brian's passes it ends by itself; its "I'm done" then enters nothing, and no row is written."""
+    from assistant.log.timeline import NothingEntered
+    from tests.rules.test_position_refusals import PLAYERS as SEATS
+    from tests.rules.test_position_refusals import nobody_can_buy_position
+
+    store = Store(str(tmp_path / "done.sqlite3"))
+    gid = store.import_transcript(transcript.build(SEATS, [], None, [], "done", position=nobody_can_buy_position()))
+    assert store.append(gid, 0, {"type": "pass", "player": "Amy"}) == 1
+    assert store.append(gid, 1, {"type": "pass", "player": "Brian"}) == 2
+    with pytest.raises(NothingEntered) as nothing:
+        store.timeline(gid).advance([{"type": "done", "phase": 3}])
+    assert nothing.value.message == "That phase has already ended by itself: nobody could act in it."
+    assert store.append(gid, 2, {"type": "done", "phase": 3}) == 2 and store.seq(gid) == 2
+    store.close()
