@@ -34,8 +34,6 @@ from dataclasses import dataclass, field
 
 from assistant.store import settings
 
-HEAD_SECONDS = 30.0
-CLIENT_CONNECTIONS = 2000
 INTERVAL = 1.0
 FULL_EVERY = 5.0  # every descriptor looked at again (one closed and reused meanwhile is found then)
 SOON = 0.2  # the next scan when an address is near its cap
@@ -43,18 +41,20 @@ RESERVED_FILES = 256  # descriptors kept for the database, the logs and the app'
 ESTABLISHED = 1  # tcp_info.tcpi_state
 TCP_INFO_SIZE = 232
 LOG_EVERY = 60.0
+TRIED_AT_MOST = 1 << 20  # descriptor numbers tried when none is left to list them (Linux's default nr_open)
 
 log = logging.getLogger("assistant.serve.reaper")
 
 
 def head_seconds() -> float:
-    """``RSS_HEAD_SECONDS``: how long a request head may take to arrive, counted from accept."""
-    return settings.get("RSS_HEAD_SECONDS", HEAD_SECONDS)
+    """``RSS_HEAD_SECONDS``: how long a request head may take to arrive, counted from accept (30 s
+    unset: the settings' own default)."""
+    return settings.get("RSS_HEAD_SECONDS")
 
 
 def client_connections() -> int:
-    """``RSS_CLIENT_CONNECTIONS``, at most a quarter of what the open-file limit leaves."""
-    cap = settings.get("RSS_CLIENT_CONNECTIONS", CLIENT_CONNECTIONS)
+    """``RSS_CLIENT_CONNECTIONS`` (2,000 unset), at most a quarter of what the open-file limit leaves."""
+    cap = settings.get("RSS_CLIENT_CONNECTIONS")
     try:
         import resource
 
@@ -95,7 +95,7 @@ def _descriptors() -> list[int] | range:
         import resource
 
         soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-        return range(min(soft, 1 << 20) if soft != resource.RLIM_INFINITY else 1 << 16)
+        return range(min(soft, TRIED_AT_MOST))  # never infinite on Linux: the kernel keeps it within nr_open
 
 
 def _open_count() -> int:
@@ -104,7 +104,7 @@ def _open_count() -> int:
     try:
         return os.stat("/proc/self/fd").st_size
     except OSError:
-        return 0
+        return 0  # pragma: no mutate: only without /proc, where no readlink succeeds and nothing is found either way
 
 
 def _look(fd: int, port: int) -> tuple[str, int, int] | None:
@@ -164,11 +164,14 @@ class Reaper:
         self.per_client = client_connections() if per_client is None else per_client
         self.first_seen: dict[str, float] = {}  # inode: when a scan first saw it (which is newest)
         self.talked: dict[str, str] = {}  # inode: peer, of the connections that have received data
-        # descriptor: (inode, peer) taken as read until the next full look; peer None: not a
-        # connection on the port (a file, the listener, the database's socket)
-        self.known: dict[int, tuple[str, str | None]] = {}
-        self.silent: dict[int, str] = {}  # descriptor: inode, of the connections that sent nothing yet
-        self._count = 0  # open descriptors at the last look that listed them
+        # known: descriptor: (inode, peer) taken as read until the next full look; peer None: not a
+        # connection on the port (a file, the listener, the database's socket).  silent: descriptor:
+        # inode, of the connections that sent nothing yet.  _count: open descriptors at the last
+        # look that listed them.  The first look is a full one (the clock is never below 0), which
+        # sets all three before it reads them.
+        self.known: dict[int, tuple[str, str | None]] = {}  # pragma: no mutate: set by the first look
+        self.silent: dict[int, str] = {}  # pragma: no mutate: set by the first look
+        self._count = 0  # pragma: no mutate: set by the first look
         self.full_every = full_every
         self._next_full = 0.0
         self._logged = -LOG_EVERY
@@ -195,7 +198,7 @@ class Reaper:
                     inode = os.readlink(f"/proc/self/fd/{fd}")
                 except OSError:
                     continue
-                peer = self.talked.get(inode) if inode.startswith("socket:") else None
+                peer = self.talked.get(inode)  # None for any other (only sockets are in talked)
                 if peer is None and inode.startswith("socket:"):
                     seen = _look(fd, self.port)
                     if seen is not None:
@@ -219,7 +222,7 @@ class Reaper:
             try:
                 same = os.readlink(f"/proc/self/fd/{fd}") == inode
             except OSError:
-                same = False
+                same = False  # pragma: no mutate: a descriptor whose link cannot be read is closed: _look of it is None too
             seen = _look(fd, self.port) if same else None
             if seen is None:  # closed (its descriptor maybe reused: the next list finds it)
                 del self.silent[fd]
@@ -249,7 +252,7 @@ class Reaper:
                 continue
             by_peer.setdefault(conn.peer, []).append(conn)
         self.first_seen = seen
-        self.talked = {c.inode: c.peer for c in found if c.received and c.inode in seen}
+        self.talked = {c.inode: c.peer for c in found if c.received}
         for peer, held in by_peer.items():
             if len(held) * 4 >= self.per_client * 3:
                 out.near_cap = True

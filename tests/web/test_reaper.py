@@ -146,6 +146,8 @@ def test_the_head_deadline_and_the_cap_come_from_the_settings_and_the_open_file_
         assert client_connections() == (2000 if min(hard, 65536) >= 8256 else (min(hard, 65536) - 256) // 4)
         resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))  # a host's default
         assert client_connections() == 192  # (1,024 - 256) / 4
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1027, hard))
+        assert client_connections() == 192  # (1,027 - 256) / 4 = 192.75: whole connections
         resource.setrlimit(resource.RLIMIT_NOFILE, (300, hard))
         assert client_connections() == 16  # (300 - 256) / 4 = 11: at least 16
         monkeypatch.setenv("RSS_HEAD_SECONDS", "2.5")
@@ -302,3 +304,171 @@ def test_near_an_addresss_cap_the_descriptors_are_listed_again_between_full_look
     os.dup2(fresh.fileno(), reused)
     fresh.close()
     assert reaper.scan().seen == seen
+
+
+# -- what each look takes from the kernel and what it takes at its word ---------------------------
+def fd_and_inode(sock: socket.socket) -> tuple[int, str]:
+    return sock.fileno(), os.readlink(f"/proc/self/fd/{sock.fileno()}")
+
+
+def test_between_full_looks_a_connection_that_talked_is_taken_at_its_word_and_one_that_talks_then_too(listener):
+    """The connections a look finds, as the worker holds them (descriptor, socket, address, bytes
+    received): a full look reads each from the kernel (3 bytes "GET"); the next look, nothing opened
+    or closed, takes the one that talked at its word (1 byte, quiet 0 ms: no call on it) and reads
+    the silent one again; once that one has talked (2 bytes) it too is taken at its word, with its
+    own address.  A full look is due at the very second it was set for."""
+    listener.connect("127.0.0.2", b"GET")
+    talker = fd_and_inode(listener.accepted[-1])
+    quiet = listener.connect("127.0.0.3")
+    silent = fd_and_inode(listener.accepted[-1])
+    time.sleep(0.05)
+    reaper = Reaper(listener.port, head=60, per_client=100, full_every=60)
+
+    def look(now):
+        return sorted((c.fd, c.inode, c.peer, c.received, c.quiet_ms > 0) for c in reaper._connections(now))
+
+    assert look(0.0) == sorted([(*talker, "127.0.0.2", 3, True), (*silent, "127.0.0.3", 0, True)])  # the first: full
+    assert look(1.0) == sorted([(*talker, "127.0.0.2", 1, False), (*silent, "127.0.0.3", 0, True)])
+    quiet.sendall(b"hi")
+    time.sleep(0.05)
+    assert look(2.0) == sorted([(*talker, "127.0.0.2", 1, False), (*silent, "127.0.0.3", 2, True)])
+    assert look(3.0) == sorted([(*talker, "127.0.0.2", 1, False), (*silent, "127.0.0.3", 1, False)])
+    assert look(60.0) == sorted([(*talker, "127.0.0.2", 3, True), (*silent, "127.0.0.3", 2, True)])  # full: 0 + 60
+
+
+def test_a_full_look_takes_a_socket_a_scan_saw_talk_at_its_word(listener):
+    """``talked`` (socket: address, from the scans): at a full look too the socket is not asked
+    again (one readlink, not five calls), only a socket it does not name is."""
+    listener.connect("127.0.0.2", b"GET")
+    talker = fd_and_inode(listener.accepted[-1])
+    listener.connect("127.0.0.3", b"GET /")
+    other = fd_and_inode(listener.accepted[-1])
+    time.sleep(0.05)
+    reaper = Reaper(listener.port, head=60, per_client=100, full_every=60)
+    reaper.scan()
+    assert reaper.talked == {talker[1]: "127.0.0.2", other[1]: "127.0.0.3"}  # what the scans saw talk
+    reaper.talked = {talker[1]: "as seen before"}
+    reaper._next_full = 0.0
+    found = sorted(reaper._connections(time.monotonic()), key=lambda c: c.fd)
+    assert [(c.fd, c.inode, c.peer, c.received, c.quiet_ms) for c in found if c.fd == talker[0]] == [
+        (*talker, "as seen before", 1, 0)
+    ]
+    assert [(c.fd, c.inode, c.peer, c.received) for c in found if c.fd == other[0]] == [(*other, "127.0.0.3", 5)]
+
+
+def test_a_descriptor_closed_while_the_list_is_read_does_not_end_the_look(listener):
+    """The list of descriptors names the one the listing itself used (closed by then), here below
+    the connections' (a hole left by a file closed): the look goes on past it."""
+    hole = os.open(os.devnull, os.O_RDONLY)
+    listener.connect("127.0.0.2", b"GET")
+    quiet = listener.connect("127.0.0.3")
+    os.close(hole)  # the listing takes this number, lower than the sockets'
+    assert all(s.fileno() > hole for s in listener.accepted)
+    assert sorted(c.peer for c in connections(listener.port)) == ["127.0.0.2", "127.0.0.3"]
+    reaper = Reaper(listener.port, head=60, per_client=100)
+    assert reaper.scan().seen == 2
+    assert not ended(quiet)
+
+
+def test_with_no_descriptor_left_every_number_below_the_limit_is_looked_at(listener):
+    """A flood has taken every descriptor (listing /proc/self/fd fails): the scan tries each number
+    below the open-file limit and still finds the connections, and ends the silent one at its deadline."""
+    import resource
+
+    from assistant.serve.reaper import _descriptors
+
+    listener.connect("127.0.0.2", b"GET")
+    quiet = listener.connect("127.0.0.3")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    taken = []
+    highest = max(int(name) for name in os.listdir("/proc/self/fd"))
+    while True:  # every free number up to the highest in use taken: the next one is past the limit
+        fd = os.open(os.devnull, os.O_RDONLY)
+        if fd > highest:
+            os.close(fd)
+            break
+        taken.append(fd)
+    time.sleep(0.3)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (fd, hard))
+        with pytest.raises(OSError):
+            os.listdir("/proc/self/fd")
+        found = _descriptors()
+        peers = sorted(c.peer for c in connections(listener.port))
+        out = Reaper(listener.port, head=0.2, per_client=100).scan()
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        for each in taken:
+            os.close(each)
+    assert found == range(fd)
+    assert peers == ["127.0.0.2", "127.0.0.3"]
+    assert (out.seen, out.silent) == (2, 1)
+    assert ended(quiet)
+
+
+def test_past_an_addresss_cap_the_newest_silent_connections_end_first(listener):
+    """Cap 3: two silent connections seen at one scan, two more at the next: one of the two newer
+    ends, the older two stay."""
+    older = [listener.connect("127.0.0.2") for _ in range(2)]
+    reaper = Reaper(listener.port, head=60, per_client=3)
+    assert reaper.scan().crowded == {}
+    time.sleep(0.01)
+    newer = [listener.connect("127.0.0.2") for _ in range(2)]
+    assert reaper.scan().crowded == {"127.0.0.2": 1}
+    assert [ended(c) for c in newer].count(True) == 1
+    assert not any(ended(c) for c in older)
+
+
+def test_what_a_scan_ended_is_logged_once_a_minute(listener, caplog):
+    """One line per minute at most, with the head deadline (in whole seconds: 1.5 is 2), the cap
+    and each crowded address (in order) with how many of its connections ended."""
+    listener.connect("127.0.0.7", b"GET")  # within the cap: the addresses after it are still looked at
+    for peer in ("127.0.0.4", "127.0.0.2"):
+        for _ in range(3):
+            listener.connect(peer, b"GET")
+    reaper = Reaper(listener.port, head=1.5, per_client=2)
+    with caplog.at_level("WARNING", logger="assistant.serve.reaper"):
+        out = reaper.scan()
+        assert (out.silent, out.crowded) == (0, {"127.0.0.4": 1, "127.0.0.2": 1})
+        for _ in range(3):
+            listener.connect("127.0.0.5", b"GET")
+        assert reaper.scan().crowded["127.0.0.5"] == 1  # ended, and not logged: within the minute
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        (
+            "WARNING",
+            "closed 0 connection(s) that sent nothing for 2 s, and past 2 per address (127.0.0.2: 1, 127.0.0.4: 1)",
+        )
+    ]
+    caplog.clear()
+    silent_only = Reaper(listener.port, head=0.6, per_client=100)
+    quiet = listener.connect("127.0.0.6")
+    time.sleep(0.7)
+    with caplog.at_level("WARNING", logger="assistant.serve.reaper"):
+        assert silent_only.scan().silent == 1
+    assert ended(quiet)
+    assert [r.getMessage() for r in caplog.records] == ["closed 1 connection(s) that sent nothing for 1 s"]
+
+
+def test_an_address_is_near_its_cap_at_three_quarters_of_it(listener):
+    """Cap 8: five connections are not near it (20 < 24), six are (24)."""
+    for _ in range(5):
+        listener.connect("127.0.0.2", b"GET")
+    reaper = Reaper(listener.port, head=60, per_client=8)
+    assert reaper.scan().near_cap is False
+    listener.connect("127.0.0.2", b"GET")
+    assert reaper.scan().near_cap is True
+
+
+def test_a_datagram_socket_on_the_port_and_a_local_socket_pair_are_no_connections(listener):
+    udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    udp.bind(("127.0.0.1", listener.port))
+    udp.connect(("127.0.0.2", listener.port))
+    pair = socket.socketpair()
+    listener.connect("127.0.0.3", b"GET")
+    try:
+        assert [c.peer for c in connections(listener.port)] == ["127.0.0.3"]
+        assert Reaper(listener.port, head=60, per_client=100).scan().seen == 1
+    finally:
+        udp.close()
+        for each in pair:
+            each.close()
