@@ -30,25 +30,17 @@ BAD = {
 
 @pytest.mark.parametrize(("name", "value"), list(BAD.items()))
 def test_serve_refuses_a_bad_setting_in_one_line(tmp_path, name, value):
-    env = dict(os.environ, PYTHONPATH=str(ROOT), RSS_SECRET_KEY="t", RSS_INSTANCE=str(tmp_path / "instance"))
-    env[name] = value
-    cmd = [sys.executable, "-m", "assistant", "serve", "--host", "127.0.0.1", "--port", str(free_port())]
-    cmd += ["--db", str(tmp_path / "games.sqlite3")]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        out, _ = proc.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-        pytest.fail(f"serve with {name}={value} did not stop: {out[-600:]}")
+    code, out = _serve(tmp_path, "127.0.0.1", free_port(), **{name: value})
     lines = out.strip().splitlines()
-    assert proc.returncode != 0
+    assert code != 0
     assert lines == [f"{name}={value!r} is not accepted: {name} takes {settings.SETTINGS[name].accepts}."], out
     assert not (tmp_path / "games.sqlite3").exists(), "nothing is set up before the settings are checked"
 
 
-def _serve(tmp_path, host: str, port: int) -> tuple[int, str]:
+def _serve(tmp_path, host: str, port: int, **setting: str) -> tuple[int, str]:
+    """``serve`` started with these settings; (its exit code, what it printed) once it stopped."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), RSS_SECRET_KEY="t", RSS_INSTANCE=str(tmp_path / "instance"))
+    env.update(setting)
     cmd = [sys.executable, "-m", "assistant", "serve", "--host", host, "--port", str(port)]
     cmd += ["--db", str(tmp_path / "games.sqlite3")]
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -57,7 +49,7 @@ def _serve(tmp_path, host: str, port: int) -> tuple[int, str]:
     except subprocess.TimeoutExpired:
         proc.kill()
         out, _ = proc.communicate()
-        pytest.fail(f"serve --host {host} --port {port} did not stop: {out[-600:]}")
+        pytest.fail(f"serve --host {host} --port {port} {setting} did not stop: {out[-600:]}")
     return proc.returncode, out
 
 
