@@ -380,6 +380,7 @@ def test_appending_writes_the_next_row_once_per_seq_and_once_per_token(tables):
     assert tables.append("g1", 5, "{}", "other", "t") == ("stale", 1)
     assert tables.append("g1", 1, "{}", "tok", "t") == ("token", 1)  # the token's row, whatever the seq
     assert tables.append("g1", 1, "{}", None, "t") == ("written", 2)
+    assert tables.append("g1", 0, "{}", "tok", "t") == ("token", 1)  # a retry after another row
     assert tables.seq("g1") == 2 and tables.seq("none") == 0
     assert tables.token_seq("g1", "tok") == 1 and tables.token_seq("g1", "nope") is None
 
