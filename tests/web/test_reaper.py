@@ -472,3 +472,34 @@ def test_a_datagram_socket_on_the_port_and_a_local_socket_pair_are_no_connection
         udp.close()
         for each in pair:
             each.close()
+
+
+def test_a_kernels_account_up_to_the_bytes_received_is_enough_and_a_shorter_one_is_none(listener, monkeypatch):
+    """tcp_info's bytes received end at byte 136: a kernel giving 136 bytes of it (asked for no
+    more here) tells a connection; one giving 135 tells nothing the scan can use (no error either)."""
+    from assistant.serve import reaper
+
+    listener.connect("127.0.0.2", b"GET")
+    time.sleep(0.05)
+    monkeypatch.setattr(reaper, "TCP_INFO_SIZE", 136)
+    assert [(c.peer, c.received) for c in connections(listener.port)] == [("127.0.0.2", 3)]
+    monkeypatch.setattr(reaper, "TCP_INFO_SIZE", 135)
+    assert connections(listener.port) == []
+
+
+def test_the_descriptors_are_listed_from_the_kernel_while_one_is_left(listener):
+    """Each number listed is an open descriptor but the one the listing itself used (closed after)."""
+    from assistant.serve.reaper import _descriptors
+
+    listener.connect("127.0.0.2")
+
+    def closed(fd):
+        try:
+            os.fstat(fd)
+        except OSError:
+            return True
+        return False
+
+    listed = list(_descriptors())
+    assert {s.fileno() for s in listener.accepted + [listener.srv]} <= set(listed)
+    assert len([fd for fd in listed if closed(fd)]) <= 1
