@@ -1,4 +1,4 @@
-"""The PostgreSQL store's tables (assistant/store/postgres.py) on a real, throw-away database
+"""The PostgreSQL store's backend (assistant/store/postgres.py) on a real, throw-away database
 (tests/pgcluster.py; skipped where PostgreSQL cannot run): the schema's steps as SQL, written out by
 hand, each table's reads and writes, the notifications the streams wait for, and a write that loses
 a race at the primary key."""
@@ -14,15 +14,15 @@ from assistant.store.postgres import NOTIFY_CHANNEL, PostgresBackend, _q, pool_s
 
 
 @pytest.fixture
-def tables(pg_url):
+def backend(pg_url):
     backend = PostgresBackend(pg_url)
     backend.migrate()
     yield backend
     backend.close()
 
 
-def _game(tables, gid="g1", created="2026-01-01") -> None:
-    tables.insert_game({"id": gid, "players": "[]", "options": "[]", "created": created, "game": "x"})
+def _game(backend, gid="g1", created="2026-01-01") -> None:
+    backend.insert_game({"id": gid, "players": "[]", "options": "[]", "created": created, "game": "x"})
 
 
 def _sql(url, query, *args):
@@ -124,87 +124,77 @@ def test_a_database_on_a_server_is_named_by_its_url_and_has_no_file(pg_url, monk
         backend.close()
 
 
-def test_a_failure_of_the_server_is_said_plainly(tables):
-    err = tables.translate(psycopg.OperationalError("connection refused"))
+def test_a_failure_of_the_server_is_said_plainly(backend):
+    err = backend.translate(psycopg.OperationalError("connection refused"))
     assert isinstance(err, DatabaseUnavailable)
     assert err.message == (
         "The table's database server cannot be reached right now (OperationalError). Try again in a moment."
     )
 
 
-# -- the tables ------------------------------------------------------------------------------------------------
+# -- the backend ------------------------------------------------------------------------------------------------
 
 
-def test_games_are_inserted_with_their_first_events_listed_and_counted(tables):
+def test_games_are_inserted_with_their_first_events_listed_and_counted(backend):
     events = [{"game_id": "b", "seq": s, "event": "{}", "token": f"t{s}", "created": "t"} for s in (1, 2)]
-    tables.insert_game({"id": "b", "players": '["A"]', "options": "[]", "created": "2026-01-02", "game": "x"}, events)
-    _game(tables, "c", "2026-01-01")
-    _game(tables, "a", "2026-01-02")
-    assert tables.game_ids() == ["c", "a", "b"]
-    assert tables.counts() == (3, 2)
-    assert tables.game_row("b")["players"] == '["A"]' and tables.game_row("none") is None
-    assert tables.rows("b") == [(1, "{}", "t1", "t"), (2, "{}", "t2", "t")]
+    backend.insert_game({"id": "b", "players": '["A"]', "options": "[]", "created": "2026-01-02", "game": "x"}, events)
+    _game(backend, "c", "2026-01-01")
+    _game(backend, "a", "2026-01-02")
+    assert backend.game_ids() == ["c", "a", "b"]
+    assert backend.counts() == (3, 2)
+    assert backend.game_row("b")["players"] == '["A"]' and backend.game_row("none") is None
+    assert backend.rows("b") == [(1, "{}", "t1", "t"), (2, "{}", "t2", "t")]
 
 
-def test_counts_are_per_client_action_and_window_and_only_the_last_two_windows_kept(tables, pg_url):
-    assert [tables.count_action("c", "new_game", 10) for _ in range(2)] == [1, 2]
-    assert tables.count_action("c", "import", 10) == 1 and tables.count_action("d", "new_game", 10) == 1
-    assert tables.count_action("c", "new_game", 11) == 1
+def test_counts_are_per_client_action_and_window_and_only_the_last_two_windows_kept(backend, pg_url):
+    assert [backend.count_action("c", "new_game", 10) for _ in range(2)] == [1, 2]
+    assert backend.count_action("c", "import", 10) == 1 and backend.count_action("d", "new_game", 10) == 1
+    assert backend.count_action("c", "new_game", 11) == 1
     assert sorted(r[0] for r in _sql(pg_url, 'SELECT DISTINCT "window" FROM rate_limits')) == [10, 11]
-    assert tables.count_action("c", "new_game", 12) == 1
+    assert backend.count_action("c", "new_game", 12) == 1
     assert sorted(r[0] for r in _sql(pg_url, 'SELECT DISTINCT "window" FROM rate_limits')) == [11, 12]
 
 
-def test_the_size_is_the_databases_and_a_games_bytes_its_rows_and_states(tables, pg_url):
-    assert tables.size() == _sql(pg_url, "SELECT pg_database_size(current_database())")[0][0] > 0
-    assert tables.used() == tables.size()
-    _game(tables)
-    _game(tables, "g2")
-    assert tables.game_bytes("g1") == 0
-    tables.append("g1", 0, '{"é": 1}', None, "t")  # 8 characters, 9 bytes (é is two)
-    tables.append("g2", 0, "{}", None, "t")
-    tables.save_states("g1", "v1", [(1, 1, b"abcd")], "t")
-    assert tables.game_bytes("g1") == 9 + 4
+def test_the_size_is_the_databases_and_a_games_bytes_its_rows_and_states(backend, pg_url):
+    assert backend.size() == _sql(pg_url, "SELECT pg_database_size(current_database())")[0][0] > 0
+    assert backend.used() == backend.size()
+    _game(backend)
+    _game(backend, "g2")
+    assert backend.game_bytes("g1") == 0
+    backend.append("g1", 0, '{"é": 1}', None, "t")  # 8 characters, 9 bytes (é is two)
+    backend.append("g2", 0, "{}", None, "t")
+    backend.save_states("g1", "v1", [(1, 1, b"abcd")], "t")
+    assert backend.game_bytes("g1") == 9 + 4
 
 
-def test_a_seat_change_is_said_to_the_streams_and_leaving_frees_the_seat(tables, pg_url):
-    _game(tables)
+def test_a_seat_change_is_said_to_the_streams_and_leaving_frees_the_seat(backend, pg_url):
+    _game(backend)
     with psycopg.connect(pg_url, autocommit=True) as listener:
         listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
-        tables.take_seat("g1", "phone-1", "Amy")
-        tables.take_seat("g1", "phone-2", "Bo")
-        tables.take_seat("g1", "phone-1", "")  # phone 1 leaves
+        backend.take_seat("g1", "phone-1", "Amy")
+        backend.take_seat("g1", "phone-2", "Bo")
+        backend.take_seat("g1", "phone-1", "")  # phone 1 leaves
         heard = [n.payload for n in listener.notifies(timeout=5, stop_after=3)]
     assert heard == ["g1 seats"] * 3
-    assert tables.seats_taken("g1") == {"Bo"} and tables.seats_taken("g2") == set()
+    assert backend.seats_taken("g1") == {"Bo"} and backend.seats_taken("g2") == set()
     assert _sql(pg_url, "SELECT phone, player FROM seats") == [("phone-2", "Bo")]
 
 
-def test_rows_are_read_after_one_row_and_up_to_another(tables):
-    _game(tables)
-    for seq in range(4):
-        tables.append("g1", seq, f'{{"n": {seq + 1}}}', f"t{seq + 1}" if seq % 2 else None, f"at {seq + 1}")
-    assert [r[0] for r in tables.rows("g1")] == [1, 2, 3, 4]
-    assert tables.rows("g1", 1, 3) == [(2, '{"n": 2}', "t2", "at 2"), (3, '{"n": 3}', None, "at 3")]
-    assert tables.rows("g1", 3) == [(4, '{"n": 4}', "t4", "at 4")]
-    assert tables.rows("g1", 0, 0) == [] and tables.rows("other") == []
-
-
-def test_appending_writes_the_next_row_once_per_seq_and_token_and_says_so(tables, pg_url):
-    _game(tables)
+def test_appending_writes_the_next_row_once_per_seq_and_token_and_says_so(backend, pg_url):
+    _game(backend)
     with psycopg.connect(pg_url, autocommit=True) as listener:
         listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
-        assert tables.append("g1", 0, "{}", "tok", "t") == ("written", 1)
-        assert tables.append("g1", 0, "{}", None, "t") == ("stale", 1)
-        assert tables.append("g1", 5, "{}", "other", "t") == ("stale", 1)
-        assert tables.append("g1", 1, "{}", "tok", "t") == ("token", 1)  # the token's row, whatever the seq
-        assert tables.append("g1", 1, "{}", None, "t") == ("written", 2)
-        assert tables.append("g1", 0, "{}", "tok", "t") == ("token", 1)  # a retry after another row
+        assert backend.append("g1", 0, "{}", "tok", "t") == ("written", 1)
+        assert backend.append("g1", 0, "{}", None, "t") == ("stale", 1)
+        assert backend.append("g1", 5, "{}", "other", "t") == ("stale", 1)
+        assert backend.append("g1", 1, "{}", "tok", "t") == ("token", 1)  # the token's row, whatever the seq
+        assert backend.append("g1", 1, "{}", None, "t") == ("written", 2)
+        assert backend.append("g1", 0, "{}", "tok", "t") == ("token", 1)  # a retry after another row
         heard = [n.payload for n in listener.notifies(timeout=5, stop_after=2)]
     assert heard == ["g1 1", "g1 2"]  # only the rows written
-    assert tables.seq("g1") == 2 and tables.seq("none") == 0
-    assert tables.token_seq("g1", "tok") == 1 and tables.token_seq("g1", "nope") is None
-    assert tables.rows("g1", 1) == [(2, "{}", None, "t")]
+    assert backend.seq("g1") == 2 and backend.seq("none") == 0
+    assert backend.token_seq("g1", "tok") == 1 and backend.token_seq("g1", "nope") is None
+    assert backend.rows("g1", 1) == [(2, "{}", None, "t")]
 
 
 def _waits_on_a_lock(url) -> bool:
@@ -217,7 +207,7 @@ def _waits_on_a_lock(url) -> bool:
     [(None, None, ("stale", 2)), ("mine", None, ("stale", 2)), ("mine", "mine", ("token", 2))],
 )
 def test_a_write_another_server_wins_at_the_key_answers_with_what_that_server_wrote(
-    tables, pg_url, ours, theirs, answer
+    backend, pg_url, ours, theirs, answer
 ):
     """Another server inserts row 2 first and commits while this one waits on the key: this write
     loses at the primary key, and answers with the other's row: stale, or (the same token sent to
@@ -225,12 +215,12 @@ def test_a_write_another_server_wins_at_the_key_answers_with_what_that_server_wr
     import threading
     import time
 
-    _game(tables)
-    tables.append("g1", 0, "{}", None, "t")
+    _game(backend)
+    backend.append("g1", 0, "{}", None, "t")
     other = psycopg.connect(pg_url)  # its transaction left open: the row not committed yet
     other.execute("INSERT INTO events (game_id, seq, event, token, created) VALUES ('g1', 2, '{}', %s, 'x')", [theirs])
     result = []
-    writer = threading.Thread(target=lambda: result.append(tables.append("g1", 1, "{}", ours, "t")))
+    writer = threading.Thread(target=lambda: result.append(backend.append("g1", 1, "{}", ours, "t")))
     writer.start()
     for _ in range(6000):  # until the writer waits on the other's row (nothing is asserted of the time)
         if _waits_on_a_lock(pg_url):
@@ -242,29 +232,11 @@ def test_a_write_another_server_wins_at_the_key_answers_with_what_that_server_wr
     other.close()
     writer.join()
     assert result == [answer]
-    assert tables.rows("g1", 1) == [(2, "{}", theirs, "x")]
+    assert backend.rows("g1", 1) == [(2, "{}", theirs, "x")]
 
 
-def test_saved_states_the_latest_that_fits_and_only_the_latest_versions(tables):
-    _game(tables)
-    _game(tables, "g2")
-    tables.save_states("g1", "v1", [(10, 8, b"ten"), (20, 15, b"twenty")], "t")
-    tables.save_states("g2", "v1", [(5, 5, b"five")], "t")
-    assert tables.saved_state("g1", "v1", 25, 100) == (20, b"twenty")
-    assert tables.saved_state("g1", "v1", 19, 100) == (10, b"ten")  # at or before row 19
-    assert tables.saved_state("g1", "v1", 20, 14) == (10, b"ten")  # at most 14 events in effect
-    assert tables.saved_state("g1", "v1", 9, 100) is None and tables.saved_state("g1", "v2", 25, 100) is None
-    assert tables.saved_states_of("v1") == [("g1", 10, b"ten"), ("g1", 20, b"twenty"), ("g2", 5, b"five")]
-    tables.save_states("g1", "v1", [(20, 16, b"again")], "t")  # the same row: written over
-    assert tables.saved_state("g1", "v1", 25, 100) == (20, b"again")
-    assert tables.saved_state("g1", "v1", 25, 15) == (10, b"ten")  # its events: 16 now
-    tables.save_states("g1", "v2", [(30, 20, b"new")], "t")  # another version: v1's go (this game's)
-    assert tables.saved_states_of("v1") == [("g2", 5, b"five")]
-    assert tables.saved_states_of("v2") == [("g1", 30, b"new")]
-
-
-def test_without_an_upper_row_every_row_is_read_up_to_the_largest_seq_a_column_holds(tables, pg_url):
-    _game(tables)
-    tables.append("g1", 0, "{}", None, "t")
+def test_without_an_upper_row_every_row_is_read_up_to_the_largest_seq_a_column_holds(backend, pg_url):
+    _game(backend)
+    backend.append("g1", 0, "{}", None, "t")
     _sql(pg_url, "INSERT INTO events (game_id, seq, event, created) VALUES ('g1', 2147483647, '[]', 't')")  # 2**31 - 1
-    assert [r[0] for r in tables.rows("g1")] == [1, 2147483647]
+    assert [r[0] for r in backend.rows("g1")] == [1, 2147483647]

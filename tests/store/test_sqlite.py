@@ -1,4 +1,4 @@
-"""The SQLite store's tables (assistant/store/sqlite.py) on real files: the file served and what
+"""The SQLite store's backend (assistant/store/sqlite.py) on real files: the file served and what
 becomes of it (deleted, replaced, emptied), its connection's settings, the schema's steps, SQLite's
 errors in the store's words, and each table's reads and writes with figures worked out by hand."""
 
@@ -27,7 +27,7 @@ def path(tmp_path) -> str:
 
 
 @pytest.fixture
-def tables(path, monkeypatch):
+def backend(path, monkeypatch):
     monkeypatch.delenv("RSS_DB", raising=False)
     backend = SQLiteBackend(path)
     backend.migrate()
@@ -35,8 +35,8 @@ def tables(path, monkeypatch):
     backend.close()
 
 
-def _game(tables, gid="g1", created="2026-01-01T00:00:00+00:00") -> None:
-    tables.insert_game({"id": gid, "players": '["Amy", "Bo"]', "options": "[]", "created": created, "game": "x"})
+def _game(backend, gid="g1", created="2026-01-01T00:00:00+00:00") -> None:
+    backend.insert_game({"id": gid, "players": '["Amy", "Bo"]', "options": "[]", "created": created, "game": "x"})
 
 
 def _vanished(path, what) -> str:
@@ -85,24 +85,24 @@ def test_a_store_on_a_new_file_takes_the_file_its_first_connection_made(path, mo
     backend.close()
 
 
-def test_a_deleted_file_is_said_and_nothing_more_is_read(tables, path):
-    _game(tables)
+def test_a_deleted_file_is_said_and_nothing_more_is_read(backend, path):
+    _game(backend)
     os.remove(path)
     with pytest.raises(DatabaseVanished) as err:
-        tables.game_row("g1")
+        backend.game_row("g1")
     assert err.value.message == _vanished(path, "deleted")
     assert isinstance(err.value, DatabaseDamaged)
     assert not os.path.exists(path)  # no new, empty file made in its place
 
 
-def test_a_replaced_file_is_said(tables, path, tmp_path):
-    _game(tables)
+def test_a_replaced_file_is_said(backend, path, tmp_path):
+    _game(backend)
     other = sqlite3.connect(tmp_path / "other.sqlite3")
     other.execute("CREATE TABLE x (y)")
     other.close()
     os.replace(tmp_path / "other.sqlite3", path)
     with pytest.raises(DatabaseVanished) as err:
-        tables.game_row("g1")
+        backend.game_row("g1")
     assert err.value.message == _vanished(path, "replaced by another file")
 
 
@@ -131,23 +131,23 @@ def test_a_new_connection_on_a_store_that_had_a_file_checks_it_first(path, monke
     assert not os.path.exists(path)
 
 
-def test_each_connection_waits_for_locks_keeps_foreign_keys_and_writes_through(tables):
-    conn = tables._db().conn
+def test_each_connection_waits_for_locks_keeps_foreign_keys_and_writes_through(backend):
+    conn = backend._db().conn
     assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 30000
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.isolation_level is None  # autocommit: transactions are _immediate's
-    assert tables._db() is tables._db()  # one connection per thread
+    assert backend._db() is backend._db()  # one connection per thread
 
 
-def test_closing_closes_the_connection_and_a_new_one_is_made_after(tables):
-    conn = tables._db().conn
-    tables.close()
+def test_closing_closes_the_connection_and_a_new_one_is_made_after(backend):
+    conn = backend._db().conn
+    backend.close()
     with pytest.raises(sqlite3.ProgrammingError):
         conn.execute("SELECT 1")
-    tables.close()  # twice: nothing to close
-    assert tables.game_ids() == []
+    backend.close()  # twice: nothing to close
+    assert backend.game_ids() == []
 
 
 # -- SQLite's errors in the store's words ------------------------------------------------------------------
@@ -157,8 +157,8 @@ def _damaged(detail: str) -> str:
     return f"The database is damaged ({detail}): the games cannot be read or saved until it is restored. " + ADVICE
 
 
-def test_a_busy_database_is_unavailable_and_damage_is_damage(tables):
-    busy = tables.translate(sqlite3.OperationalError("database is locked"))
+def test_a_busy_database_is_unavailable_and_damage_is_damage(backend):
+    busy = backend.translate(sqlite3.OperationalError("database is locked"))
     assert isinstance(busy, DatabaseUnavailable)
     assert busy.message == "The database cannot be used right now (database is locked). Try again in a moment."
     for err in (
@@ -166,7 +166,7 @@ def test_a_busy_database_is_unavailable_and_damage_is_damage(tables):
         sqlite3.OperationalError("no such table: events"),  # emptied or replaced under the server
         sqlite3.OperationalError("Could not decode to UTF-8 column 'event' with text 'x'"),  # garbage in a row
     ):
-        damaged = tables.translate(err)
+        damaged = backend.translate(err)
         assert isinstance(damaged, DatabaseDamaged) and damaged.message == _damaged(str(err)), err
     named = sqlite3.OperationalError("disk I/O error")
     for name, kind in (
@@ -175,37 +175,37 @@ def test_a_busy_database_is_unavailable_and_damage_is_damage(tables):
         ("SQLITE_IOERR", DatabaseUnavailable),
     ):
         named.sqlite_errorname = name
-        assert type(tables.translate(named)) is kind, name
+        assert type(backend.translate(named)) is kind, name
 
 
-def test_on_an_emptied_file_every_error_is_damage(tables, path):
-    _game(tables)
+def test_on_an_emptied_file_every_error_is_damage(backend, path):
+    _game(backend)
     os.truncate(path, 0)
-    damaged = tables.translate(sqlite3.OperationalError("database is locked"))
+    damaged = backend.translate(sqlite3.OperationalError("database is locked"))
     assert isinstance(damaged, DatabaseDamaged) and damaged.message == _damaged("the file is empty (0 bytes)")
 
 
-def test_an_error_of_the_database_inside_a_method_is_translated(tables, path):
-    _game(tables)
-    tables._db().conn.execute("DROP TABLE seats")
+def test_an_error_of_the_database_inside_a_method_is_translated(backend, path):
+    _game(backend)
+    backend._db().conn.execute("DROP TABLE seats")
     with pytest.raises(DatabaseDamaged, match=r"no such table: seats"):
-        tables.seats_taken("g1")
+        backend.seats_taken("g1")
 
 
 # -- the schema's steps ---------------------------------------------------------------------------------------
 
 
-def test_the_steps_are_applied_once_each_under_their_names(tables, path):
-    assert tables.applied() == list(schema.MIGRATION_NAMES)
-    tables.migrate()  # nothing pending: nothing done
-    assert tables.applied() == list(schema.MIGRATION_NAMES)
+def test_the_steps_are_applied_once_each_under_their_names(backend, path):
+    assert backend.applied() == list(schema.MIGRATION_NAMES)
+    backend.migrate()  # nothing pending: nothing done
+    assert backend.applied() == list(schema.MIGRATION_NAMES)
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT count(*) FROM _sqlite_migrations WHERE migration_set = 'rss-store'").fetchone()[0] == 8
     conn.close()
 
 
 def test_a_database_of_the_first_version_is_brought_up_to_date_with_its_games(path, monkeypatch):
-    """The first version's two tables, without any record of steps: the later steps' columns are added,
+    """The first version's two backend, without any record of steps: the later steps' columns are added,
     its games said to be Rolling Stock Stars games of the first edition, and its rows kept."""
     monkeypatch.delenv("RSS_DB", raising=False)
     conn = sqlite3.connect(path)
@@ -227,7 +227,7 @@ def test_a_database_of_the_first_version_is_brought_up_to_date_with_its_games(pa
     backend.close()
 
 
-def test_the_indexes_of_the_steps_are_made_as_written(tables, path):
+def test_the_indexes_of_the_steps_are_made_as_written(backend, path):
     conn = sqlite3.connect(path)
     sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'events_token'").fetchone()[0]
     conn.close()
@@ -273,133 +273,106 @@ def test_a_table_of_two_key_columns_and_a_reference_is_made_so(tmp_path):
     ]
 
 
-# -- the tables --------------------------------------------------------------------------------------------
+# -- the backend --------------------------------------------------------------------------------------------
 
 
-def test_a_failed_transaction_writes_nothing(tables):
-    _game(tables)
-    conn = tables._db().conn
+def test_a_failed_transaction_writes_nothing(backend):
+    _game(backend)
+    conn = backend._db().conn
     with pytest.raises(ValueError), _immediate(conn):
         conn.execute("INSERT INTO seats (game_id, phone, player) VALUES ('g1', 'p', 'Amy')")
         raise ValueError("stop")
-    assert tables.seats_taken("g1") == set()
+    assert backend.seats_taken("g1") == set()
     with _immediate(conn) as same:
         assert same is conn
         conn.execute("INSERT INTO seats (game_id, phone, player) VALUES ('g1', 'p', 'Amy')")
-    assert tables.seats_taken("g1") == {"Amy"}
+    assert backend.seats_taken("g1") == {"Amy"}
 
 
-def test_counts_are_per_client_action_and_window_and_only_the_last_two_windows_kept(tables, path):
-    assert [tables.count_action("c", "new_game", 10) for _ in range(2)] == [1, 2]
-    assert tables.count_action("c", "import", 10) == 1
-    assert tables.count_action("c", "new_game", 11) == 1
+def test_counts_are_per_client_action_and_window_and_only_the_last_two_windows_kept(backend, path):
+    assert [backend.count_action("c", "new_game", 10) for _ in range(2)] == [1, 2]
+    assert backend.count_action("c", "import", 10) == 1
+    assert backend.count_action("c", "new_game", 11) == 1
     conn = sqlite3.connect(path)
     windows = sorted(r[0] for r in conn.execute("SELECT DISTINCT window FROM rate_limits"))
     assert windows == [10, 11]  # window 10 is the one before 11: kept
     conn.close()
-    assert tables.count_action("c", "new_game", 12) == 1
+    assert backend.count_action("c", "new_game", 12) == 1
     conn = sqlite3.connect(path)
     assert sorted(r[0] for r in conn.execute("SELECT DISTINCT window FROM rate_limits")) == [11, 12]
     conn.close()
 
 
-def test_the_size_is_the_file_and_its_log_and_the_bytes_used_its_pages_in_use(tables, path):
-    _game(tables)
-    assert tables.size() == os.path.getsize(path) + os.path.getsize(path + "-wal")
+def test_the_size_is_the_file_and_its_log_and_the_bytes_used_its_pages_in_use(backend, path):
+    _game(backend)
+    assert backend.size() == os.path.getsize(path) + os.path.getsize(path + "-wal")
     conn = sqlite3.connect(path)
     pages, free, size = (
         conn.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_count", "freelist_count", "page_size")
     )
     conn.close()
-    assert tables.used() == (pages - free) * size
-    tables._db().conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    assert tables.size() == os.path.getsize(path)  # an empty log: the file alone
+    assert backend.used() == (pages - free) * size
+    backend._db().conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    assert backend.size() == os.path.getsize(path)  # an empty log: the file alone
 
 
-def test_what_a_game_holds_is_its_events_and_saved_states_bytes(tables):
-    _game(tables)
-    _game(tables, "g2")
-    assert tables.game_bytes("g1") == 0
-    tables.append("g1", 0, '{"é": 1}', None, "t")  # 8 characters, 9 bytes (é is two)
-    tables.append("g2", 0, "{}", None, "t")
-    tables.save_states("g1", "v1", [(1, 1, b"abcd")], "t")
-    assert tables.game_bytes("g1") == 9 + 4
+def test_what_a_game_holds_is_its_events_and_saved_states_bytes(backend):
+    _game(backend)
+    _game(backend, "g2")
+    assert backend.game_bytes("g1") == 0
+    backend.append("g1", 0, '{"é": 1}', None, "t")  # 8 characters, 9 bytes (é is two)
+    backend.append("g2", 0, "{}", None, "t")
+    backend.save_states("g1", "v1", [(1, 1, b"abcd")], "t")
+    assert backend.game_bytes("g1") == 9 + 4
 
 
-def test_games_are_listed_by_when_then_id_and_counted(tables):
-    _game(tables, "b", "2026-01-02")
-    _game(tables, "c", "2026-01-01")
-    _game(tables, "a", "2026-01-02")
-    assert tables.game_ids() == ["c", "a", "b"]
-    tables.append("a", 0, "{}", None, "t")
-    tables.append("a", 1, "{}", None, "t")
-    assert tables.counts() == (3, 2)
-    assert tables.game_row("none") is None and tables.game_row("c")["created"] == "2026-01-01"
+def test_games_are_listed_by_when_then_id_and_counted(backend):
+    _game(backend, "b", "2026-01-02")
+    _game(backend, "c", "2026-01-01")
+    _game(backend, "a", "2026-01-02")
+    assert backend.game_ids() == ["c", "a", "b"]
+    backend.append("a", 0, "{}", None, "t")
+    backend.append("a", 1, "{}", None, "t")
+    assert backend.counts() == (3, 2)
+    assert backend.game_row("none") is None and backend.game_row("c")["created"] == "2026-01-01"
 
 
-def test_a_game_is_inserted_with_its_first_events_in_one_go(tables):
+def test_a_game_is_inserted_with_its_first_events_in_one_go(backend):
     events = [{"game_id": "g1", "seq": s, "event": "{}", "token": None, "created": "t"} for s in (1, 2)]
-    tables.insert_game(
+    backend.insert_game(
         {"id": "g1", "players": "[]", "options": "[]", "created": "t", "game": "x"},
         events,
     )
-    assert tables.seq("g1") == 2
+    assert backend.seq("g1") == 2
     with pytest.raises(DatabaseDamaged):  # the same game again: refused whole (no second row)
-        tables.insert_game({"id": "g1", "players": "[]", "options": "[]", "created": "t"}, events)
-    assert tables.counts() == (1, 2)
+        backend.insert_game({"id": "g1", "players": "[]", "options": "[]", "created": "t"}, events)
+    assert backend.counts() == (1, 2)
 
 
-def test_a_seat_change_is_a_new_row_at_the_end_and_leaving_frees_the_seat(tables, path):
-    _game(tables)
-    tables.take_seat("g1", "phone-1", "Amy")
-    tables.take_seat("g1", "phone-2", "Bo")
-    tables.take_seat("g1", "phone-1", "")  # phone 1 leaves
-    assert tables.seats_taken("g1") == {"Bo"}
-    tables.take_seat("g1", "phone-2", "Amy")
-    assert tables.seats_taken("g1") == {"Amy"} and tables.seats_taken("g2") == set()
+def test_a_seat_change_is_a_new_row_at_the_end_and_leaving_frees_the_seat(backend, path):
+    _game(backend)
+    backend.take_seat("g1", "phone-1", "Amy")
+    backend.take_seat("g1", "phone-2", "Bo")
+    backend.take_seat("g1", "phone-1", "")  # phone 1 leaves
+    assert backend.seats_taken("g1") == {"Bo"}
+    backend.take_seat("g1", "phone-2", "Amy")
+    assert backend.seats_taken("g1") == {"Amy"} and backend.seats_taken("g2") == set()
     conn = sqlite3.connect(path)
     rows = conn.execute("SELECT rowid, phone, player FROM seats ORDER BY rowid").fetchall()
     conn.close()
     assert rows == [(3, "phone-1", None), (4, "phone-2", "Amy")]
 
 
-def test_rows_are_read_after_one_row_and_up_to_another(tables):
-    _game(tables)
-    for seq in range(4):
-        tables.append("g1", seq, f'{{"n": {seq + 1}}}', f"t{seq + 1}" if seq % 2 else None, f"at {seq + 1}")
-    assert [r[0] for r in tables.rows("g1")] == [1, 2, 3, 4]
-    assert tables.rows("g1", 1, 3) == [(2, '{"n": 2}', "t2", "at 2"), (3, '{"n": 3}', None, "at 3")]
-    assert tables.rows("g1", 3) == [(4, '{"n": 4}', "t4", "at 4")]
-    assert tables.rows("g1", 0, 0) == [] and tables.rows("other") == []
-
-
-def test_appending_writes_the_next_row_once_per_seq_and_once_per_token(tables):
-    _game(tables)
-    assert tables.append("g1", 0, "{}", "tok", "t") == ("written", 1)
-    assert tables.append("g1", 0, "{}", None, "t") == ("stale", 1)
-    assert tables.append("g1", 5, "{}", "other", "t") == ("stale", 1)
-    assert tables.append("g1", 1, "{}", "tok", "t") == ("token", 1)  # the token's row, whatever the seq
-    assert tables.append("g1", 1, "{}", None, "t") == ("written", 2)
-    assert tables.append("g1", 0, "{}", "tok", "t") == ("token", 1)  # a retry after another row
-    assert tables.seq("g1") == 2 and tables.seq("none") == 0
-    assert tables.token_seq("g1", "tok") == 1 and tables.token_seq("g1", "nope") is None
-
-
-def test_saved_states_the_latest_that_fits_and_only_the_latest_versions(tables):
-    _game(tables)
-    _game(tables, "g2")
-    tables.save_states("g1", "v1", [(10, 8, b"ten"), (20, 15, b"twenty")], "t")
-    tables.save_states("g2", "v1", [(5, 5, b"five")], "t")
-    assert tables.saved_state("g1", "v1", 25, 100) == (20, b"twenty")
-    assert tables.saved_state("g1", "v1", 19, 100) == (10, b"ten")  # at or before row 19
-    assert tables.saved_state("g1", "v1", 20, 14) == (10, b"ten")  # at most 14 events in effect
-    assert tables.saved_state("g1", "v1", 9, 100) is None and tables.saved_state("g1", "v2", 25, 100) is None
-    assert tables.saved_states_of("v1") == [("g1", 10, b"ten"), ("g1", 20, b"twenty"), ("g2", 5, b"five")]
-    tables.save_states("g1", "v1", [(20, 15, b"again")], "t")  # the same row: written over
-    assert tables.saved_state("g1", "v1", 25, 100) == (20, b"again")
-    tables.save_states("g1", "v2", [(30, 20, b"new")], "t")  # another version: v1's go (this game's)
-    assert tables.saved_states_of("v1") == [("g2", 5, b"five")]
-    assert tables.saved_states_of("v2") == [("g1", 30, b"new")]
+def test_appending_writes_the_next_row_once_per_seq_and_once_per_token(backend):
+    _game(backend)
+    assert backend.append("g1", 0, "{}", "tok", "t") == ("written", 1)
+    assert backend.append("g1", 0, "{}", None, "t") == ("stale", 1)
+    assert backend.append("g1", 5, "{}", "other", "t") == ("stale", 1)
+    assert backend.append("g1", 1, "{}", "tok", "t") == ("token", 1)  # the token's row, whatever the seq
+    assert backend.append("g1", 1, "{}", None, "t") == ("written", 2)
+    assert backend.append("g1", 0, "{}", "tok", "t") == ("token", 1)  # a retry after another row
+    assert backend.seq("g1") == 2 and backend.seq("none") == 0
+    assert backend.token_seq("g1", "tok") == 1 and backend.token_seq("g1", "nope") is None
 
 
 def test_on_a_file_not_made_yet_a_busy_error_stays_a_busy_error(tmp_path):
@@ -408,13 +381,13 @@ def test_on_a_file_not_made_yet_a_busy_error_stays_a_busy_error(tmp_path):
     backend.close()  # no connection made yet: nothing to close
 
 
-def test_the_change_feed_watches_the_file_served(tables, path):
-    feed = tables.change_feed(0.5)
+def test_the_change_feed_watches_the_file_served(backend, path):
+    feed = backend.change_feed(0.5)
     assert (feed.path, feed.served, feed.ident) == (path, file_ident(path), file_ident)
 
 
 def test_a_step_that_fails_leaves_the_database_as_it_was(path, monkeypatch):
-    """The first version's tables, with a trigger that refuses any change to a game: the step that
+    """The first version's backend, with a trigger that refuses any change to a game: the step that
     fills in the games' ruleset fails, and the steps before it in the same go (a column added) are
     not kept, nor recorded."""
     monkeypatch.delenv("RSS_DB", raising=False)
@@ -437,15 +410,15 @@ def test_a_step_that_fails_leaves_the_database_as_it_was(path, monkeypatch):
     conn.close()
 
 
-def test_the_bytes_used_leave_out_the_free_pages(tables, path):
-    _game(tables)
-    tables.save_states("g1", "v1", [(1, 1, bytes(100_000))], "t")  # 25 pages of 4 KB or so
-    tables.save_states("g1", "v2", [], "t")  # v1's go: their pages are free
-    conn = tables._db().conn
+def test_the_bytes_used_leave_out_the_free_pages(backend, path):
+    _game(backend)
+    backend.save_states("g1", "v1", [(1, 1, bytes(100_000))], "t")  # 25 pages of 4 KB or so
+    backend.save_states("g1", "v2", [], "t")  # v1's go: their pages are free
+    conn = backend._db().conn
     free = conn.execute("PRAGMA freelist_count").fetchone()[0]
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
     assert free >= 24
-    assert tables.used() == (pages - free) * 4096
+    assert backend.used() == (pages - free) * 4096
 
 
 def test_sqlite_utils_is_imported_without_numpy_and_numpy_stays_importable():
