@@ -72,7 +72,7 @@ def _phone(browser, url, refuse_stream=False):
 
     def sent(e):
         page.offset = e["wallTime"] - e["timestamp"]
-        page.wire.setdefault(e["requestId"], {}).update(url=e["request"]["url"], at=wall(e))
+        page.wire.setdefault(e["requestId"], {}).update(url=e["request"]["url"], at=wall(e), ts=e["timestamp"])
 
     cdp.on("Network.requestWillBeSent", sent)
     cdp.on("Network.responseReceived", lambda e: page.wire.setdefault(e["requestId"], {}).update(got=True))
@@ -89,7 +89,7 @@ def _phone(browser, url, refuse_stream=False):
         lambda e: (
             page.wire.setdefault(e["requestId"], {})
             .setdefault("messages", [])
-            .append((wall(e), e["eventName"], e["eventId"]))
+            .append((wall(e), e["eventName"], e["eventId"], e["timestamp"]))
         ),
     )
     cdp.on(
@@ -180,11 +180,13 @@ def _stream_round(served, browser, probe) -> list[dict]:
         fetches = [r for r in page.wire.values() if f"/games/{gid}/r/" in r.get("url", "")]
         for c in changes:
             sent, shown = c["sent"], c["shown"]
-            messages = [at for at, name, seq in stream.get("messages", []) if (name, seq) == ("message", str(c["seq"]))]
+            messages = [m for m in stream.get("messages", []) if (m[1], m[2]) == ("message", str(c["seq"]))]
             assert len(messages) == 1, (c, stream.get("messages"))
-            c["message"] = messages[0]
+            c["message"], message_ts = messages[0][0], messages[0][3]
             during = [r for r in fetches if sent <= r["at"] <= shown]
-            assert len(during) == 1 and c["message"] <= during[0]["at"], (c, [(r["at"], r["url"]) for r in fetches])
+            # the order on the browser's own monotonic clock: the wall clock it is mapped to is read
+            # again at each request, and may step by a few ms between two of them
+            assert len(during) == 1 and message_ts <= during[0]["ts"], (c, [(r["at"], r["url"]) for r in fetches])
             c["stream_ms"] = 1000 * (c["message"] - sent)
             c["page_ms"] = 1000 * (shown - c["message"])
             message = sum(n for at, n in stream.get("chunks", []) if sent <= at <= shown)
