@@ -24,6 +24,7 @@ from assistant.store.errors import DatabaseUnavailable, translating
 
 MIGRATIONS_TABLE = "rss_migrations"
 NOTIFY_CHANNEL = "rss_live"  # the streams' waker LISTENs on it (assistant/serve/stream.py)
+CONNECT_WAIT_SECONDS = 5.0  # how long a request waits for a pooled connection (see __init__)
 
 # -- the schema's steps in PostgreSQL's SQL ------------------------------------------------------
 _TYPES = {schema.TEXT: "text", schema.INTEGER: "integer", schema.BLOB: "bytea"}
@@ -127,6 +128,9 @@ class PostgresBackend:
             # a connection is checked before it is lent: those a restart of PostgreSQL closed are
             # replaced, not handed to a request (issue 38: 10-12 posts answered 503 after a restart)
             check=ConnectionPool.check_connection,
+            # a request waits this long for a connection: a server out of reach is said in seconds
+            # (a 503), not after psycopg_pool's 30 s default (the request deadline is 10 s)
+            timeout=CONNECT_WAIT_SECONDS,
             open=True,  # pragma: no mutate: psycopg_pool (3.3) opens a pool made without it too
             name="rss",
         )

@@ -240,3 +240,11 @@ def test_without_an_upper_row_every_row_is_read_up_to_the_largest_seq_a_column_h
     backend.append("g1", 0, "{}", None, "t")
     _sql(pg_url, "INSERT INTO events (game_id, seq, event, created) VALUES ('g1', 2147483647, '[]', 't')")  # 2**31 - 1
     assert [r[0] for r in backend.rows("g1")] == [1, 2147483647]
+
+
+def test_a_request_waits_for_a_connection_less_than_its_deadline(backend):
+    """With the server out of reach, the pool's wait ends in the store's 503 before the request's
+    deadline (RSS_REQUEST_SECONDS, 10 s) would: psycopg_pool's own default is 30 s."""
+    from assistant.store import settings
+
+    assert 0 < backend.pool.timeout < settings.get("RSS_REQUEST_SECONDS")
