@@ -324,11 +324,12 @@ class _Wire:
         self.page = page
         self.responses = []
         self.idle = []
+        self.since = time.time() * 1000  # requests sent before (still in flight) are not the change's
         page.on("requestfinished", self._done)
 
     def _done(self, request):
         response = request.response()
-        if response is None:
+        if response is None or 0 < request.timing["startTime"] < self.since:
             return
         sizes = request.sizes()
         size = sizes["responseBodySize"] + sizes["responseHeadersSize"]
