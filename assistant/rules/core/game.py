@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pickle
 
-from . import deadline, events, position
+from . import deadline, events, parts, position
 from .deck import DeckMixin
 from .entities import Corporation, ForeignInvestor, Player
 from .errors import RuleError
@@ -38,7 +38,7 @@ from .snapshot import SnapshotMixin
 ENTITY_NAMES = {"Bank", "Foreign investor", "the foreign investor"}
 
 
-class Game(
+@parts.made_of(
     InvestmentMixin,
     WrapUpMixin,
     PlayerOrderMixin,
@@ -57,7 +57,8 @@ class Game(
     DeckMixin,
     FiguresMixin,
     ProceduresMixin,
-):
+)
+class Game:
     """The shared engine of every game of the Rolling Stock family, from set-up to final scoring.
 
     A game of one ruleset is an instance of that game's subclass (``stars/game.py``,
