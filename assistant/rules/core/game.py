@@ -11,6 +11,7 @@ decisions, handlers, previews and explanations), the deck in ``deck.py``, income
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 
 from . import deadline, events, parts, position
 from .deck import DeckMixin
@@ -317,7 +318,7 @@ class Game:
         self._moves = []
         self._written = as_entered = [as_entered]
         try:
-            text = getattr(self, handler)(event)
+            text = handler(self, event)
         except RuleError as err:
             if err.rule is None:
                 err.rule = self._rule_for(kind, event)
@@ -400,32 +401,31 @@ class Game:
         "ipo": "_skip_impossible_ipos",
     }
 
-    # The names above per phase number, worked out once per game class (``__init_subclass__``): the
-    # flow runs them at every step of every replay.  Index 0 is unused (phases count from 1).
-    _STEPS_OF: tuple[str | None, ...] = (None,)  # the phase's automatic steps (AUTOMATIC_STEPS)
-    _FINISH_OF: tuple[str | None, ...] = (None,)  # ``_finish_<kind>``, where the class has one
-    _START_OF: tuple[str | None, ...] = (None,)  # ``_start_<kind>``
-    _HANDLERS: dict[str, str] = {}  # event type -> its handler, ``_ev_<type>``
+    # The methods above per phase number, found once per game class (``__init_subclass__``) and
+    # called as ``function(game)`` (core/parts.py): the flow runs them at every step of every replay.
+    # Index 0 is unused (phases count from 1).
+    _STEPS_OF: tuple[Callable | None, ...] = (None,)  # the phase's automatic steps (AUTOMATIC_STEPS)
+    _FINISH_OF: tuple[Callable | None, ...] = (None,)  # ``_finish_<kind>``, where the class has one
+    _START_OF: tuple[Callable | None, ...] = (None,)  # ``_start_<kind>``
+    _HANDLERS: dict[str, Callable] = {}  # event type -> its handler, ``_ev_<type>``
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         kinds = (None, *cls.PHASES)
-        cls._STEPS_OF = tuple(kind and cls.AUTOMATIC_STEPS.get(kind) for kind in kinds)
-        cls._FINISH_OF = tuple(
-            kind and (f"_finish_{kind}" if hasattr(cls, f"_finish_{kind}") else None) for kind in kinds
-        )
-        cls._START_OF = tuple(kind and f"_start_{kind}" for kind in kinds)
-        cls._HANDLERS = {kind: "_ev_" + kind for kind in cls.EVENT_TYPES}
+        cls._STEPS_OF = tuple(kind and parts.function(cls, cls.AUTOMATIC_STEPS.get(kind)) for kind in kinds)
+        cls._FINISH_OF = tuple(kind and parts.function(cls, f"_finish_{kind}", optional=True) for kind in kinds)
+        cls._START_OF = tuple(kind and parts.function(cls, f"_start_{kind}") for kind in kinds)
+        cls._HANDLERS = {kind: parts.function(cls, "_ev_" + kind) for kind in cls.EVENT_TYPES}
 
     def _waiting(self) -> bool:
         """Run the current phase's automatic steps; True when a decision is awaited."""
         steps = self._STEPS_OF[self.phase]
-        return steps is not None and getattr(self, steps)()
+        return steps is not None and steps(self)
 
     def _end_phase(self) -> None:
         finish = self._FINISH_OF[self.phase]
         if finish is not None:
-            getattr(self, finish)()
+            finish(self)
         if self.on_phase_end:
             self.on_phase_end(self)
         if self.phase == len(self.PHASES):
@@ -433,7 +433,7 @@ class Game:
             self.phase = 1
         else:
             self.phase += 1
-        getattr(self, self._START_OF[self.phase])()
+        self._START_OF[self.phase](self)
 
     def __repr__(self):
         return f"{type(self).__name__}(turn={self.turn}, phase={self.phase}, players={self.order})"

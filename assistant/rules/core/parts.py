@@ -1,7 +1,11 @@
 """What ``Game`` is made of: the classes of the per-phase files (``phases/``) and of the shared parts
-(deck, figures, procedures, snapshot), gathered into the game class itself (``made_of``)."""
+(deck, figures, procedures, snapshot), gathered into the game class itself (``made_of``), and the
+methods its flow calls at every step, found once per game class (``function``)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from types import FunctionType
 
 # What every class has of its own: never taken from a part.
 _BOOKKEEPING = frozenset(
@@ -32,3 +36,18 @@ def made_of(*parts: type):
         return cls
 
     return gather
+
+
+def function(cls: type, name: str | None, optional: bool = False) -> Callable | None:
+    """What ``getattr(game, name)()`` calls on a game of class ``cls``, as a function of the game:
+    ``function(cls, name)(game, ...)``, found once for the flow's tables (``Game.__init_subclass__``)
+    rather than looked up by name at every step (a look-up on a game is not cached by CPython 3.11:
+    its attributes are in a dict).  None for no name, or for a name ``cls`` lacks when ``optional``;
+    a member that is not a plain function (or missing) is looked up on the game when called, as
+    before."""
+    if name is None or (optional and not hasattr(cls, name)):
+        return None
+    member = getattr(cls, name, None)
+    if type(member) is FunctionType:
+        return member
+    return lambda game, *args: getattr(game, name)(*args)
