@@ -371,9 +371,10 @@ class Game:
         # A request's work stops at its deadline (core/deadline.py): looked at once per event, since
         # this loop runs at most IDLE_TURNS_LIMIT turns.
         deadline.check()
-        started = self.turn
+        started, steps_of = self.turn, self._STEPS_OF
         while not self.game_over and not self.pending_reveals:
-            if self._waiting():
+            steps = steps_of[self.phase]  # the phase's automatic steps: True when a decision is awaited
+            if steps is not None and steps(self):
                 return
             if self.turn - started >= self.IDLE_TURNS_LIMIT:
                 raise RuleError(
@@ -416,11 +417,6 @@ class Game:
         cls._FINISH_OF = tuple(kind and parts.function(cls, f"_finish_{kind}", optional=True) for kind in kinds)
         cls._START_OF = tuple(kind and parts.function(cls, f"_start_{kind}") for kind in kinds)
         cls._HANDLERS = {kind: parts.function(cls, "_ev_" + kind) for kind in cls.EVENT_TYPES}
-
-    def _waiting(self) -> bool:
-        """Run the current phase's automatic steps; True when a decision is awaited."""
-        steps = self._STEPS_OF[self.phase]
-        return steps is not None and steps(self)
 
     def _end_phase(self) -> None:
         finish = self._FINISH_OF[self.phase]
