@@ -43,11 +43,11 @@ def function(cls: type, name: str | None, optional: bool = False) -> Callable | 
     ``function(cls, name)(game, ...)``, found once for the flow's tables (``Game.__init_subclass__``)
     rather than looked up by name at every step (a look-up on a game is not cached by CPython 3.11:
     its attributes are in a dict).  None for no name, or for a name ``cls`` lacks when ``optional``;
-    a member that is not a plain function (or missing) is looked up on the game when called, as
-    before."""
+    a member that is not a plain function where the class defines it (a static method, ...) or is
+    missing is looked up on the game when called, as before."""
     if name is None or (optional and not hasattr(cls, name)):
         return None
-    member = getattr(cls, name, None)
+    member = next((vars(k)[name] for k in cls.__mro__ if name in vars(k)), None)  # as defined, not bound
     if type(member) is FunctionType:
         return member
     return lambda game, *args: getattr(game, name)(*args)
