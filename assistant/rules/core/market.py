@@ -31,7 +31,7 @@ class PriceMove:
         """The move in words, each price written by ``money`` (the ruleset's ``cash``: "$12" in v2.2)."""
         if self.steps == 0:
             return f"stays at {money(self.old)}"
-        way = "up" if self.steps > 0 else "down"
+        way = "up" if self.steps > 0 else "down"  # pragma: no mutate: steps is not 0 here (returned above)
         text = f"{'double ' if abs(self.steps) == 2 else ''}{way}: {money(self.old)} → {money(self.target)}"
         if self.skipped:
             text += f", {', '.join(map(money, self.skipped))} in use, so {money(self.new)}"
@@ -49,7 +49,7 @@ def move(price: int, steps: int, in_use, row: tuple[int, ...], index) -> PriceMo
     last = len(row) - 1
     i = min(last, max(0, index[price] + steps))
     target = row[i]
-    step = 1 if steps > 0 else -1
+    step = 1 if steps > 0 else -1  # pragma: no mutate: steps is not 0 here (returned above)
     skipped = []
     while 0 < i < last and row[i] in in_use:
         skipped.append(row[i])
