@@ -9,7 +9,7 @@ by 2x from one minute to the next), so both versions are measured in turns, in t
   new version's replays over the base's replay of the same turn).
 * ``--what load``: ``benchmarks/load.py`` of each checkout in turns (base, new, base, new, ...;
   ``--rounds``) with the issue's arguments (``--tables 200 --refresh page --event-every 20``, or
-  whatever follows ``--``), each round's server CPU, memory and p99 side by side, then the
+  whatever follows ``--``), each round's server CPU, memory, p99, p95 and p50 side by side, then the
   median per side.  ``--same-client``: both servers under the new side's ``load.py`` (its
   ``--server-root``), so that a change of the client model is not taken for one of the server.
 * ``--what long_log``: ``benchmarks/long_log.py`` of each checkout in turns, each line's median
@@ -177,7 +177,14 @@ def instructions(sides: dict[str, Path], runs: int, transcript: str) -> None:
 
 
 # -- load ----------------------------------------------------------------------------------------
-LOAD_FIGURES = (("CPU %", "cpu"), ("memory MB", "mem"), ("p99 ms", "p99"), ("p50 ms", "p50"), ("req/s", "rps"))
+LOAD_FIGURES = (
+    ("CPU %", "cpu"),
+    ("memory MB", "mem"),
+    ("p99 ms", "p99"),
+    ("p95 ms", "p95"),
+    ("p50 ms", "p50"),
+    ("req/s", "rps"),
+)
 
 
 def load_once(root: Path, extra: list[str], transcript: str, client: Path | None = None) -> dict:
@@ -199,6 +206,7 @@ def load_once(root: Path, extra: list[str], transcript: str, client: Path | None
         "cpu": machine.get("server_cpu_pct", float("nan")),
         "mem": machine.get("server_rss_mb") or float("nan"),
         "p99": every["p99_ms"],
+        "p95": every.get("p95_ms", float("nan")),  # a load.py from before 2026-12-07 gives none
         "p50": every["p50_ms"],
         "rps": every["rps"],
         "unexpected": sum(result.get("unexpected", {}).values()),
