@@ -4,11 +4,12 @@ granian accepts connections in its own (Rust) loop and calls the app only once a
 head has come. Its head deadline starts with the first byte: a connection that sends nothing is
 held for ever, and 17,000 of them, opened in 4.4 s by one client on the wifi, took every
 connection a worker may hold, so no new phone could connect. The app cannot refuse what it never
-sees, so each worker looks at its own sockets, once a second (``/proc/self/fd`` and the kernel's
-``TCP_INFO`` of each: no packet is read). A descriptor already seen to be a connection that
-talked, or no connection of ours, is taken at its word between full looks (every
-``FULL_EVERY`` s): each second only the new descriptors and the silent connections are looked at,
-so a worker holding thousands of phones' streams spends almost nothing on it:
+sees, so each worker looks at its own sockets, once a second (``/proc/self/fd``, one ``fstat`` and
+the kernel's ``TCP_INFO`` of each: no packet is read). What a look finds is kept: a connection
+that talked, or a descriptor that is no connection of ours, is taken at its word between full
+looks (every ``FULL_EVERY`` s), and a full look only asks each descriptor which socket it holds.
+So each second only the new descriptors and the silent connections are read, and a worker
+holding thousands of phones' streams spends almost nothing on it:
 
 * a connection that has received no byte since it was accepted for ``RSS_HEAD_SECONDS`` (30 s,
   granian's own head deadline) is shut down;
@@ -27,6 +28,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import stat
 import struct
 import threading
 import time
@@ -71,7 +73,7 @@ class Conn:
     """One accepted connection of this worker, as the kernel tells it."""
 
     fd: int  # the worker's own descriptor (never closed here)
-    inode: str
+    inode: int  # the socket's (fstat's st_ino: the number /proc/self/fd names it by)
     peer: str
     received: int  # bytes received since accept
     quiet_ms: int  # milliseconds since it last received data (since accept, when it never did)
@@ -88,9 +90,9 @@ class Reaped:
 def _descriptors() -> list[int] | range:
     """This process's descriptors. Listing them takes one more descriptor: when none is left (a
     flood of connections has taken them all, which is when the scan matters most), every number
-    below the open-file limit is tried instead (a failed readlink costs a microsecond or two)."""
+    below the open-file limit is tried instead (a failed fstat costs a microsecond or two)."""
     try:
-        return [int(name) for name in os.listdir("/proc/self/fd")]
+        return list(map(int, os.listdir("/proc/self/fd")))
     except OSError:
         import resource
 
@@ -104,7 +106,17 @@ def _open_count() -> int:
     try:
         return os.stat("/proc/self/fd").st_size
     except OSError:
-        return 0  # pragma: no mutate: only without /proc, where no readlink succeeds and nothing is found either way
+        return 0  # pragma: no mutate: only without /proc, where no fstat finds a connection and nothing is found either way
+
+
+def _socket_inode(fd: int) -> int | None:
+    """The inode of the socket descriptor ``fd`` holds (None: closed, or no socket). One fstat:
+    no path is looked up, unlike a readlink of /proc/self/fd/N (half the cost)."""
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        return None
+    return st.st_ino if stat.S_ISSOCK(st.st_mode) else None
 
 
 def _look(fd: int, port: int) -> tuple[str, int, int] | None:
@@ -130,22 +142,13 @@ def _look(fd: int, port: int) -> tuple[str, int, int] | None:
         sock.detach()
 
 
-def connections(port: int, talked: dict[str, str] | None = None) -> list[Conn]:
-    """This process's established TCP connections accepted on ``port``.  ``talked``: the sockets
-    (inode: peer) an earlier scan saw receive data; they are not asked again (one readlink each,
-    not five calls: a worker holding 3,000 phones' streams scans in a few milliseconds)."""
+def connections(port: int) -> list[Conn]:
+    """This process's established TCP connections accepted on ``port``, in one look (the
+    scan keeps what it found instead: ``Reaper``)."""
     found = []
-    talked = talked or {}
     for fd in _descriptors():
-        try:
-            inode = os.readlink(f"/proc/self/fd/{fd}")
-        except OSError:
-            continue
-        if not inode.startswith("socket:"):
-            continue
-        peer = talked.get(inode)
-        if peer is not None:
-            found.append(Conn(fd, inode, peer, 1, 0))
+        inode = _socket_inode(fd)
+        if inode is None:  # pragma: no mutate: _look of a closed descriptor or of no socket is None too
             continue
         seen = _look(fd, port)
         if seen is not None:
@@ -154,7 +157,13 @@ def connections(port: int, talked: dict[str, str] | None = None) -> list[Conn]:
 
 
 class Reaper:
-    """A worker's look at its own connections (see the module)."""
+    """A worker's look at its own connections (see the module).
+
+    What the last look found is kept: ``known`` (descriptor: (inode, peer)) holds the connections
+    that talked, taken at their word until the next full look, and the descriptors that are no
+    connection of ours (peer None); ``silent`` (descriptor: Conn) the connections that sent
+    nothing yet, read again at every scan; ``held`` (address: connections) is kept with them, so
+    that a scan between full looks costs the silent connections only, whatever the worker holds."""
 
     def __init__(
         self, port: int, head: float | None = None, per_client: int | None = None, full_every: float = FULL_EVERY
@@ -162,116 +171,138 @@ class Reaper:
         self.port = port
         self.head_ms = int((head_seconds() if head is None else head) * 1000)
         self.per_client = client_connections() if per_client is None else per_client
-        self.first_seen: dict[str, float] = {}  # inode: when a scan first saw it (which is newest)
-        self.talked: dict[str, str] = {}  # inode: peer, of the connections that have received data
-        # known: descriptor: (inode, peer) taken as read until the next full look; peer None: not a
-        # connection on the port (a file, the listener, the database's socket).  silent: descriptor:
-        # inode, of the connections that sent nothing yet.  _count: open descriptors at the last
-        # look that listed them.  The first look is a full one (the clock is never below 0), which
-        # sets all three before it reads them.
-        self.known: dict[int, tuple[str, str | None]] = {}  # pragma: no mutate: set by the first look
-        self.silent: dict[int, str] = {}  # pragma: no mutate: set by the first look
-        self._count = 0  # pragma: no mutate: set by the first look
+        self.first_seen: dict[int, float] = {}  # inode: when a scan first saw it (which is newest)
+        self.known: dict[int, tuple[int, str | None]] = {}
+        self.silent: dict[int, Conn] = {}
+        self.held: dict[str, int] = {}
+        # open descriptors at the last look, and whether the last scan found an address near its
+        # cap (the next look lists them then): the first look is a full one, which reads neither
+        self._count = 0  # pragma: no mutate: see above
+        self._near = False  # pragma: no mutate: see above
         self.full_every = full_every
-        self._next_full = 0.0
-        self._logged = -LOG_EVERY
+        self._next_full = 0.0  # the first look is a full one (the clock is never below 0)
+        self._logged: float | None = None  # when a scan last logged what it ended
 
-    def _connections(self, now: float) -> list[Conn]:
-        """The connections on the port. A full look reads every descriptor; between full looks,
-        while the number of open descriptors stays the same, only the silent connections are
-        read again (the rest as the last look found them); when it changes, the list of
-        descriptors is read and only the new ones are looked at."""
+    def found(self) -> list[Conn]:
+        """The connections as the last look left them: one that talked as (1 byte, 0 ms quiet)."""
+        talked = [Conn(fd, inode, peer, 1, 0) for fd, (inode, peer) in self.known.items() if peer is not None]
+        return talked + list(self.silent.values())
+
+    def look(self, now: float) -> None:
+        """Bring what is known up to date. A full look asks every descriptor which socket it holds
+        (one fstat each: a descriptor closed and reused meanwhile is found then); between full
+        looks, while the number of open descriptors stays the same and no address is near its
+        cap, only the silent connections are read again (the rest as the last look found them);
+        when it changes, the list of descriptors is read and only the new ones are looked at."""
         count = _open_count()
         if now >= self._next_full:
             self._next_full = now + self.full_every
-            self.known = {}
-        elif count and count == self._count:
-            found = self._again()
-            if found is not None:
-                return found
+            self._list(full=True)
+        elif count and count == self._count and not self._near:
+            self._again()
+        else:
+            self._list()
         self._count = count
-        found, known, silent = [], {}, {}
-        for fd in _descriptors():
-            inode, peer = self.known.get(fd) or (None, None)
-            if inode is None:
-                try:
-                    inode = os.readlink(f"/proc/self/fd/{fd}")
-                except OSError:
-                    continue
-                peer = self.talked.get(inode)  # None for any other (only sockets are in talked)
-                if peer is None and inode.startswith("socket:"):
-                    seen = _look(fd, self.port)
-                    if seen is not None:
-                        found.append(Conn(fd, inode, *seen))
-                        if seen[1]:  # it talked: taken at its word from now on
-                            known[fd] = (inode, seen[0])
-                        else:
-                            silent[fd] = inode
-                        continue
-            known[fd] = (inode, peer)
-            if peer is not None:
-                found.append(Conn(fd, inode, peer, 1, 0))
-        self.known, self.silent = known, silent
-        return found
 
-    def _again(self) -> list[Conn] | None:
-        """The last look's connections with the silent ones read again; None when an address
-        nears its cap (what to shut is then decided on a full list of descriptors)."""
-        found = [Conn(fd, inode, peer, 1, 0) for fd, (inode, peer) in self.known.items() if peer is not None]
-        for fd, inode in list(self.silent.items()):
-            try:
-                same = os.readlink(f"/proc/self/fd/{fd}") == inode
-            except OSError:
-                same = False  # pragma: no mutate: a descriptor whose link cannot be read is closed: _look of it is None too
-            seen = _look(fd, self.port) if same else None
-            if seen is None:  # closed (its descriptor maybe reused: the next list finds it)
-                del self.silent[fd]
+    def _list(self, full: bool = False) -> None:
+        listed = _descriptors()
+        fds = set(listed)
+        for fd in (self.known.keys() | self.silent.keys()) - fds:  # closed since
+            self._drop(fd)
+        if full:  # the same socket still behind each known descriptor?
+            known, new, fstat, is_socket = self.known, [], os.fstat, stat.S_ISSOCK  # thousands: no call more
+            for fd in listed:
+                entry = known.get(fd)
+                if entry is None:
+                    new.append(fd)
+                    continue
+                try:
+                    st = fstat(fd)
+                except OSError:  # closed since it was listed
+                    self._drop(fd)
+                    continue
+                if st.st_ino != entry[0] or not is_socket(st.st_mode):
+                    self._drop(fd)
+                    new.append(fd)
+        else:
+            new = fds - self.known.keys()  # the silent ones among them: read again
+        now = time.monotonic()
+        for fd in new:
+            inode = _socket_inode(fd)
+            was = self.silent.get(fd)
+            if was is not None:  # read again: the same socket keeps when it was first seen
+                self._drop(fd, forget=was.inode != inode)
+            if inode is None:
+                continue  # closed, or no socket: looked at again at the next list
+            seen = _look(fd, self.port)
+            if seen is None:
+                self.known[fd] = (inode, None)
                 continue
-            found.append(Conn(fd, inode, *seen))
-            if seen[1]:
-                self.known[fd] = (inode, seen[0])
+            conn = Conn(fd, inode, *seen)
+            if conn.received:
+                self.known[fd] = (inode, conn.peer)
+            else:
+                self.silent[fd] = conn
+            self.held[conn.peer] = self.held.get(conn.peer, 0) + 1
+            self.first_seen.setdefault(inode, now)
+
+    def _again(self) -> None:
+        """The silent connections read again: gone, talked (taken at its word from now on) or
+        still silent (how long now)."""
+        for fd, conn in list(self.silent.items()):
+            seen = _look(fd, self.port) if _socket_inode(fd) == conn.inode else None
+            if seen is None:  # closed (its descriptor maybe reused: the next list finds it)
+                self._drop(fd)
+            elif seen[1]:
                 del self.silent[fd]
-        held: dict[str, int] = {}
-        for conn in found:
-            held[conn.peer] = held.get(conn.peer, 0) + 1
-        if any(n * 4 >= self.per_client * 3 for n in held.values()):
-            return None
-        return found
+                self.known[fd] = (conn.inode, seen[0])
+            else:
+                self.silent[fd] = Conn(fd, conn.inode, *seen)
+
+    def _drop(self, fd: int, forget: bool = True) -> None:
+        """Forget descriptor ``fd``: its connection (if it was one) no longer counts."""
+        conn = self.silent.pop(fd, None)
+        inode, peer = (conn.inode, conn.peer) if conn is not None else self.known.pop(fd)
+        if forget:
+            self.first_seen.pop(inode, None)
+        if peer is not None:
+            left = self.held[peer] - 1
+            if left:
+                self.held[peer] = left
+            else:
+                del self.held[peer]
 
     def scan(self) -> Reaped:
         now = time.monotonic()
-        found = self._connections(now)
-        out = Reaped(seen=len(found))
-        seen = {}
-        by_peer: dict[str, list[Conn]] = {}
-        for conn in found:
-            seen[conn.inode] = self.first_seen.get(conn.inode, now)
-            if conn.received == 0 and conn.quiet_ms >= self.head_ms:
+        self.look(now)
+        out = Reaped(seen=sum(self.held.values()))
+        for fd, conn in list(self.silent.items()):
+            if conn.quiet_ms >= self.head_ms:
                 _shut(conn)
+                self._drop(fd)
                 out.silent += 1
-                continue
-            by_peer.setdefault(conn.peer, []).append(conn)
-        self.first_seen = seen
-        self.talked = {c.inode: c.peer for c in found if c.received}
-        for peer, held in by_peer.items():
-            if len(held) * 4 >= self.per_client * 3:
-                out.near_cap = True
-            extra = len(held) - self.per_client
-            if extra <= 0:
-                continue
-            # the silent ones first, then the newest
-            held.sort(key=lambda c: (c.received != 0, -seen[c.inode]))
-            for conn in held[:extra]:
-                _shut(conn)
-            out.crowded[peer] = extra
-        if (out.silent or out.crowded) and now - self._logged >= LOG_EVERY:
+        crowded = {peer: n - self.per_client for peer, n in self.held.items() if n > self.per_client}
+        self._near = out.near_cap = any(n * 4 >= self.per_client * 3 for n in self.held.values())
+        if crowded:
+            by_peer: dict[str, list[Conn]] = {}
+            for conn in self.found():
+                if conn.peer in crowded:
+                    by_peer.setdefault(conn.peer, []).append(conn)
+            for peer, extra in crowded.items():
+                # the silent ones first, then the newest
+                held = sorted(by_peer[peer], key=lambda c: (c.received != 0, -self.first_seen[c.inode]))
+                for conn in held[:extra]:
+                    _shut(conn)
+                    self._drop(conn.fd)
+                out.crowded[peer] = extra
+        if (out.silent or out.crowded) and (self._logged is None or now - self._logged >= LOG_EVERY):
             self._logged = now
-            crowded = ", ".join(f"{peer}: {n}" for peer, n in sorted(out.crowded.items()))
+            crowded_said = ", ".join(f"{peer}: {n}" for peer, n in sorted(out.crowded.items()))
             log.warning(
                 "closed %d connection(s) that sent nothing for %.0f s%s",
                 out.silent,
                 self.head_ms / 1000,
-                f", and past {self.per_client} per address ({crowded})" if crowded else "",
+                f", and past {self.per_client} per address ({crowded_said})" if crowded_said else "",
             )
         return out
 
@@ -297,9 +328,9 @@ def _shut(conn: Conn) -> None:
     """End the connection (its peer and granian both see the end); the descriptor stays granian's
     to close. Only while it is still the socket the scan saw (a descriptor closed and reused
     meanwhile is left alone)."""
+    if _socket_inode(conn.fd) != conn.inode:
+        return
     try:
-        if os.readlink(f"/proc/self/fd/{conn.fd}") != conn.inode:
-            return
         sock = socket.socket(fileno=conn.fd)
     except OSError:
         return

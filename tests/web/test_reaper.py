@@ -192,7 +192,7 @@ def test_the_loop_scans_every_second_and_after_0_2_s_near_a_cap(listener):
 
 def test_the_loop_goes_on_after_a_failed_scan(listener, caplog):
     reaper = Reaper(listener.port, head=60, per_client=4)
-    reaper.talked = None  # a scan that cannot read what it knew fails
+    reaper.first_seen = None  # a scan that cannot keep what it found fails (the next one does not need it)
     listener.connect("127.0.0.2", b"GET")
     stop = Stop(2)
     with caplog.at_level("ERROR", logger="assistant.serve.reaper"):
@@ -220,19 +220,17 @@ def test_the_scan_runs_in_a_daemon_thread_of_its_own(listener):
 
 # -- what a scan finds ---------------------------------------------------------------------------
 def test_each_connection_found_is_its_own_descriptor_and_socket(listener):
-    """connections(): the worker's descriptor and the kernel's inode of each; one a scan saw talk
-    (``talked``) is taken at its word, with no call on it."""
+    """connections(): the worker's descriptor and the kernel's inode of each (the number
+    /proc/self/fd names its socket by)."""
     first = listener.connect("127.0.0.2", b"GET")
     second = listener.connect("127.0.0.3")
     time.sleep(0.1)
     fds = [s.fileno() for s in listener.accepted]
-    inodes = [os.readlink(f"/proc/self/fd/{fd}") for fd in fds]
+    inodes = [inode_named(fd) for fd in fds]
     seen = {c.fd: c for c in connections(listener.port)}
     assert set(seen) == set(fds)
     assert [(seen[fd].inode, seen[fd].peer) for fd in fds] == [(inodes[0], "127.0.0.2"), (inodes[1], "127.0.0.3")]
-    said = {c.fd: c for c in connections(listener.port, {inodes[0]: "as seen before"})}
-    assert said[fds[0]] == type(said[fds[0]])(fds[0], inodes[0], "as seen before", 1, 0)
-    assert (said[fds[1]].inode, said[fds[1]].peer, said[fds[1]].received) == (inodes[1], "127.0.0.3", 0)
+    assert [seen[fd].received for fd in fds] == [3, 0]
     assert not ended(first) and not ended(second)
 
 
@@ -307,16 +305,24 @@ def test_near_an_addresss_cap_the_descriptors_are_listed_again_between_full_look
 
 
 # -- what each look takes from the kernel and what it takes at its word ---------------------------
-def fd_and_inode(sock: socket.socket) -> tuple[int, str]:
-    return sock.fileno(), os.readlink(f"/proc/self/fd/{sock.fileno()}")
+def inode_named(fd: int) -> int:
+    """The socket's number as /proc/self/fd names it (``socket:[N]``)."""
+    link = os.readlink(f"/proc/self/fd/{fd}")
+    assert link.startswith("socket:[") and link.endswith("]")
+    return int(link[8:-1])
+
+
+def fd_and_inode(sock: socket.socket) -> tuple[int, int]:
+    return sock.fileno(), inode_named(sock.fileno())
 
 
 def test_between_full_looks_a_connection_that_talked_is_taken_at_its_word_and_one_that_talks_then_too(listener):
-    """The connections a look finds, as the worker holds them (descriptor, socket, address, bytes
-    received): a full look reads each from the kernel (3 bytes "GET"); the next look, nothing opened
-    or closed, takes the one that talked at its word (1 byte, quiet 0 ms: no call on it) and reads
-    the silent one again; once that one has talked (2 bytes) it too is taken at its word, with its
-    own address.  A full look is due at the very second it was set for."""
+    """The connections a look leaves known, as the worker holds them (descriptor, socket, address,
+    bytes received): the first look, a full one, reads each from the kernel and keeps the one that
+    talked at its word (1 byte, quiet 0 ms: no call on it from then on); the silent one is read
+    again at each look (quiet more than 0 ms), until it has talked (2 bytes): then it too is taken
+    at its word, with its own address, even at the next full look.  Each address holds one.  A
+    full look is due at the very second it was set for."""
     listener.connect("127.0.0.2", b"GET")
     talker = fd_and_inode(listener.accepted[-1])
     quiet = listener.connect("127.0.0.3")
@@ -325,20 +331,27 @@ def test_between_full_looks_a_connection_that_talked_is_taken_at_its_word_and_on
     reaper = Reaper(listener.port, head=60, per_client=100, full_every=60)
 
     def look(now):
-        return sorted((c.fd, c.inode, c.peer, c.received, c.quiet_ms > 0) for c in reaper._connections(now))
+        reaper.look(now)
+        assert reaper.held == {"127.0.0.2": 1, "127.0.0.3": 1}
+        return sorted((c.fd, c.inode, c.peer, c.received, c.quiet_ms > 0) for c in reaper.found())
 
-    assert look(0.0) == sorted([(*talker, "127.0.0.2", 3, True), (*silent, "127.0.0.3", 0, True)])  # the first: full
+    assert look(0.0) == sorted([(*talker, "127.0.0.2", 1, False), (*silent, "127.0.0.3", 0, True)])  # full
+    assert reaper._next_full == 60.0
+    quiet_ms = reaper.silent[silent[0]].quiet_ms
+    time.sleep(0.05)
     assert look(1.0) == sorted([(*talker, "127.0.0.2", 1, False), (*silent, "127.0.0.3", 0, True)])
+    assert reaper.silent[silent[0]].quiet_ms >= quiet_ms + 40  # read again
     quiet.sendall(b"hi")
     time.sleep(0.05)
-    assert look(2.0) == sorted([(*talker, "127.0.0.2", 1, False), (*silent, "127.0.0.3", 2, True)])
-    assert look(3.0) == sorted([(*talker, "127.0.0.2", 1, False), (*silent, "127.0.0.3", 1, False)])
-    assert look(60.0) == sorted([(*talker, "127.0.0.2", 3, True), (*silent, "127.0.0.3", 2, True)])  # full: 0 + 60
+    assert look(2.0) == sorted([(*talker, "127.0.0.2", 1, False), (*silent, "127.0.0.3", 1, False)])
+    assert reaper.silent == {}
+    assert look(59.9) == look(60.0) == sorted([(*talker, "127.0.0.2", 1, False), (*silent, "127.0.0.3", 1, False)])
+    assert reaper._next_full == 120.0  # 60.0 was full: 0 + 60
 
 
 def test_a_full_look_takes_a_socket_a_scan_saw_talk_at_its_word(listener):
-    """``talked`` (socket: address, from the scans): at a full look too the socket is not asked
-    again (one readlink, not five calls), only a socket it does not name is."""
+    """At a full look too, a descriptor that still holds the socket a scan saw talk is not asked
+    again (one fstat, not five calls); one whose socket is not the one known is read again."""
     listener.connect("127.0.0.2", b"GET")
     talker = fd_and_inode(listener.accepted[-1])
     listener.connect("127.0.0.3", b"GET /")
@@ -346,14 +359,21 @@ def test_a_full_look_takes_a_socket_a_scan_saw_talk_at_its_word(listener):
     time.sleep(0.05)
     reaper = Reaper(listener.port, head=60, per_client=100, full_every=60)
     reaper.scan()
-    assert reaper.talked == {talker[1]: "127.0.0.2", other[1]: "127.0.0.3"}  # what the scans saw talk
-    reaper.talked = {talker[1]: "as seen before"}
+    assert {fd: reaper.known[fd] for fd in (talker[0], other[0])} == {
+        talker[0]: (talker[1], "127.0.0.2"),
+        other[0]: (other[1], "127.0.0.3"),
+    }
+    reaper.known[talker[0]] = (talker[1], "as seen before")
+    reaper.known[other[0]] = (other[1] + 1, "127.0.0.3")  # another socket than the one it holds
     reaper._next_full = 0.0
-    found = sorted(reaper._connections(time.monotonic()), key=lambda c: c.fd)
-    assert [(c.fd, c.inode, c.peer, c.received, c.quiet_ms) for c in found if c.fd == talker[0]] == [
-        (*talker, "as seen before", 1, 0)
-    ]
-    assert [(c.fd, c.inode, c.peer, c.received) for c in found if c.fd == other[0]] == [(*other, "127.0.0.3", 5)]
+    assert reaper.scan().seen == 2
+    assert reaper.known[talker[0]] == (talker[1], "as seen before")
+    assert reaper.known[other[0]] == other_known(other)
+    assert reaper.held == {"127.0.0.2": 1, "127.0.0.3": 1}
+
+
+def other_known(other):
+    return (other[1], "127.0.0.3")
 
 
 def test_a_descriptor_closed_while_the_list_is_read_does_not_end_the_look(listener):
@@ -503,3 +523,80 @@ def test_the_descriptors_are_listed_from_the_kernel_while_one_is_left(listener):
     listed = list(_descriptors())
     assert {s.fileno() for s in listener.accepted + [listener.srv]} <= set(listed)
     assert len([fd for fd in listed if closed(fd)]) <= 1
+
+
+def test_a_descriptors_socket_is_the_one_proc_names_and_a_file_or_a_closed_one_holds_none(listener):
+    from assistant.serve.reaper import _socket_inode
+
+    listener.connect("127.0.0.2")
+    accepted = listener.accepted[-1].fileno()
+    assert _socket_inode(accepted) == inode_named(accepted)
+    with open(os.devnull, "rb") as null:
+        assert _socket_inode(null.fileno()) is None
+    closed = os.open(os.devnull, os.O_RDONLY)
+    os.close(closed)
+    assert _socket_inode(closed) is None
+
+
+def test_a_connection_closed_between_full_looks_no_longer_counts_nor_is_remembered(listener):
+    """Two talkers and a silent one from one address; one talker closes (fewer descriptors: the
+    list is read again): two are held, and only their sockets are remembered as first seen; the
+    silent one's descriptor then goes to another connection, which is read (one more descriptor)
+    and remembered in its place."""
+    for _ in range(2):
+        listener.connect("127.0.0.2", b"GET")
+    listener.connect("127.0.0.2")
+    reaper = Reaper(listener.port, head=60, per_client=100, full_every=60)
+    assert reaper.scan().seen == 3
+    listener.clients.pop(0).close()
+    listener.accepted.pop(0).close()
+    out = reaper.scan()
+    assert out.seen == 2 and reaper.held == {"127.0.0.2": 2}
+    assert set(reaper.first_seen) == {inode_named(s.fileno()) for s in listener.accepted}
+    reused = listener.accepted[-1].fileno()
+    listener.connect("127.0.0.3")
+    fresh = listener.accepted.pop()
+    os.dup2(fresh.fileno(), reused)  # the silent one ends; its number holds the new connection
+    fresh.close()
+    assert reaper.scan().seen == 2 and reaper.held == {"127.0.0.2": 1, "127.0.0.3": 1}
+    assert set(reaper.first_seen) == {inode_named(s.fileno()) for s in listener.accepted}
+
+
+def is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+def test_a_known_descriptor_closed_when_the_full_look_lists_them_is_forgotten_and_the_look_goes_on(listener):
+    """Every free number below the connections' is taken: the talker's descriptor, closed, is the
+    lowest free one, so listing the descriptors uses it and names it, closed again when it is
+    asked which socket it holds: the talker is forgotten, and the silent connection opened after
+    it (a higher number) is still found."""
+    taken = []
+    highest = max(int(name) for name in os.listdir("/proc/self/fd"))
+    while True:
+        fd = os.open(os.devnull, os.O_RDONLY)
+        taken.append(fd)
+        if fd > highest:
+            break
+    try:
+        listener.connect("127.0.0.2", b"GET")
+        talker = listener.accepted[-1]
+        reaper = Reaper(listener.port, head=60, per_client=100, full_every=60)
+        assert reaper.scan().seen == 1
+        listener.connect("127.0.0.3")
+        assert listener.accepted[-1].fileno() > talker.fileno()
+        number = talker.fileno()
+        talker.close()
+        listener.accepted.remove(talker)
+        assert all(is_open(fd) for fd in range(number)) and not is_open(number)
+        reaper._next_full = 0.0
+        out = reaper.scan()
+    finally:
+        for each in taken:
+            os.close(each)
+    assert number not in reaper.known
+    assert out.seen == 1 and reaper.held == {"127.0.0.3": 1}
