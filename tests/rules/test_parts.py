@@ -91,6 +91,29 @@ def test_every_game_class_has_its_own_class_game_and_object_as_its_whole_resolut
     assert StarsGame.__mro__ == (StarsGame, Game, object)
 
 
+def test_no_part_of_a_game_calls_super_or_names_its_own_class():
+    """A part's method gathered into Game keeps its own class in ``__class__`` (what a bare
+    ``super()`` uses): there it would raise, since the part is not a base of the game.  So no
+    method of Game's parts names it (each game's own class may: Game is its base)."""
+    import types
+
+    def functions(member):
+        if isinstance(member, (staticmethod, classmethod)):
+            member = member.__func__
+        if isinstance(member, property):
+            return [f for f in (member.fget, member.fset, member.fdel) if f is not None]
+        return [member] if isinstance(member, types.FunctionType) else []
+
+    gathered = [
+        (name, f)
+        for name, member in vars(Game).items()
+        for f in functions(member)
+        if f.__qualname__.split(".")[0] != "Game"
+    ]
+    assert len(gathered) > 100  # the parts' methods are there
+    assert [name for name, f in gathered if "__class__" in f.__code__.co_freevars] == []
+
+
 class Flow:
     def _start_a(self):
         return ("started", self.n)
