@@ -296,7 +296,7 @@ def build(
             break
         at, data = found
         try:
-            state = saved.loads(at, saved.opened(source.state_key, info.id, at, data))
+            state = saved.load_signed(source.state_key, info.id, at, data)
         except Exception as err:  # noqa: BLE001 - a cache that cannot be read is replayed instead
             log.warning("game %s: the state saved at row %s cannot be read (%s): replaying the log", info.id, at, err)
             break

@@ -16,6 +16,16 @@ from assistant.rules import registry
 from tests import corrected_game as hand
 
 CALLS = 65  # one more than WORK: the state's own bytes cannot pay for them
+SIGNING = saved.key_from_secret("the loaders' test")
+
+
+@pytest.fixture(params=["unsigned", "signed"])
+def load(request):
+    """Each loader: ``loads`` (bounded: a state whose signature is not checked) and ``load_signed``
+    (the C loader, for a state whose signature holds: signed here for game "g" at its row)."""
+    if request.param == "unsigned":
+        return saved.loads
+    return lambda seq, data: saved.load_signed(SIGNING, "g", seq, saved.sign(SIGNING, "g", seq, data))
 
 
 def _text(n: int) -> bytes:
@@ -84,12 +94,12 @@ def test_a_state_may_spend_its_budget_to_the_last_item_and_not_one_more(build, c
     assert str(err.value) == "loading this saved state would build far more than it holds: it is not loaded"
 
 
-def test_a_state_of_the_largest_size_is_read_one_byte_more_is_not():
+def test_a_state_of_the_largest_size_is_read_one_byte_more_is_not(load):
     with pytest.raises(Exception) as err:  # read (and found no pickle: it is not one)
-        saved.loads(1, b"\x80\x04" + b"N" * (saved.MAX_BYTES - 2))
+        load(1, b"\x80\x04" + b"N" * (saved.MAX_BYTES - 2))
     assert "larger than" not in str(err.value)
     with pytest.raises(saved.Untrusted) as err:
-        saved.loads(1, b"N" * (saved.MAX_BYTES + 1))
+        load(1, b"N" * (saved.MAX_BYTES + 1))
     assert str(err.value) == "a saved state of 4194305 bytes is larger than the 4194304 a state may be"
 
 
@@ -100,11 +110,11 @@ def _game():
     return game
 
 
-def test_a_real_state_is_loaded_back_as_it_was_saved():
+def test_a_real_state_is_loaded_back_as_it_was_saved(load):
     game, walk = _game(), Walk.of_events(hand.EVENTS)
     data = saved.dumps(game, walk)
     assert len(data) * saved.WORK > 4096  # its budget is its size's, not the 4096 alone
-    loaded = saved.loads(52, data)
+    loaded = load(52, data)
     assert loaded.seq == 52 and loaded.game.snapshot() == game.snapshot()
     assert loaded.game.on_phase_end is None, "no callback saved (the store sets its own)"
     assert loaded.walk.out == hand.EVENTS and loaded.walk.taken_count == 52
@@ -133,7 +143,7 @@ def test_a_signed_empty_state_is_opened_to_nothing():
     "pid",
     [("ruleset", "rolling-stock-stars", "deck"), ("other", "rolling-stock-stars", None), ("ruleset", "x"), "ruleset"],
 )
-def test_a_reference_to_anything_but_a_rulesets_shared_parts_is_refused(pid):
+def test_a_reference_to_anything_but_a_rulesets_shared_parts_is_refused(pid, load):
     import io
     import pickle
 
@@ -144,11 +154,11 @@ def test_a_reference_to_anything_but_a_rulesets_shared_parts_is_refused(pid):
     buffer = io.BytesIO()
     Refers(buffer, protocol=2).dump({"game": "here", "walk": None})
     with pytest.raises(saved.Untrusted) as err:
-        saved.loads(1, buffer.getvalue())
+        load(1, buffer.getvalue())
     assert str(err.value) == f"unknown reference {pid!r} in a saved state"
 
 
-def test_the_rulesets_shared_parts_are_found_again():
+def test_the_rulesets_shared_parts_are_found_again(load):
     import io
     import pickle
 
@@ -161,7 +171,7 @@ def test_the_rulesets_shared_parts_are_found_again():
 
     buffer = io.BytesIO()
     Refers(buffer, protocol=2).dump({"game": "R!", "walk": "C!"})
-    loaded = saved.loads(1, buffer.getvalue())
+    loaded = load(1, buffer.getvalue())
     assert loaded.game is ruleset and loaded.walk is ruleset.cards
 
 
@@ -174,8 +184,23 @@ def test_the_rulesets_shared_parts_are_found_again():
         ("assistant.store.store", "Store"),
     ],
 )
-def test_the_loader_names_only_the_classes_the_engine_defines(module, name):
+def test_the_loader_names_only_the_classes_the_engine_defines(module, name, load):
     data = b"\x80\x02c" + module.encode() + b"\n" + name.encode() + b"\n."
     with pytest.raises(saved.Untrusted) as err:
-        saved.loads(1, data)
+        load(1, data)
     assert str(err.value) == f"a saved state names {module}.{name}, which the loader does not build"
+
+
+def test_a_signed_state_is_read_only_for_its_game_and_row_and_with_its_key():
+    game, walk = _game(), Walk.of_events(hand.EVENTS)
+    stored = saved.sign(SIGNING, "g", 52, saved.dumps(game, walk))
+    assert saved.load_signed(SIGNING, "g", 52, stored).game.snapshot() == game.snapshot()
+    for key, gid, seq, data in [
+        (SIGNING, "h", 52, stored),  # another game's
+        (SIGNING, "g", 51, stored),  # another row's
+        (saved.key_from_secret("another server"), "g", 52, stored),
+        (SIGNING, "g", 52, stored[:40] + bytes([stored[40] ^ 1]) + stored[41:]),  # one bit edited
+    ]:
+        with pytest.raises(saved.Untrusted) as err:
+            saved.load_signed(key, gid, seq, data)
+        assert str(err.value).startswith("its signature does not hold")
