@@ -290,7 +290,7 @@ class Reaper:
                     by_peer.setdefault(conn.peer, []).append(conn)
             for peer, extra in crowded.items():
                 # the silent ones first, then the newest
-                held = sorted(by_peer[peer], key=lambda c: (c.received != 0, -self.first_seen[c.inode]))
+                held = sorted(by_peer[peer], key=lambda c: (c.received != 0, -self.first_seen.get(c.inode, now)))
                 for conn in held[:extra]:
                     _shut(conn)
                     self._drop(conn.fd)

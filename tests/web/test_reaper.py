@@ -600,3 +600,25 @@ def test_a_known_descriptor_closed_when_the_full_look_lists_them_is_forgotten_an
             os.close(each)
     assert number not in reaper.known
     assert out.seen == 1 and reaper.held == {"127.0.0.3": 1}
+
+
+def test_a_socket_held_by_two_descriptors_counts_twice_and_one_closed_leaves_the_other_counted(listener):
+    """A talker's descriptor duplicated (two descriptors, one socket: the scan counts descriptors);
+    the copy closed, the other is still the address's, taken at its word; past the address's cap
+    of 1 the newer connection is shut (the talker's first sighting went with the copy: it counts
+    as seen now, and a silent one goes first anyway), the scan going on."""
+    listener.connect("127.0.0.2", b"GET")
+    copy = os.dup(listener.accepted[-1].fileno())
+    reaper = Reaper(listener.port, head=60, per_client=100, full_every=60)
+    assert reaper.scan().seen == 2 and reaper.held == {"127.0.0.2": 2}
+    os.close(copy)
+    reaper._next_full = (
+        0.0  # (a list of the descriptors may take the copy's number itself: the full look sees it closed)
+    )
+    assert reaper.scan().seen == 1 and reaper.held == {"127.0.0.2": 1}
+    reaper.per_client = 1
+    later = listener.connect("127.0.0.2", b"GET")
+    out = reaper.scan()
+    assert (out.seen, out.crowded) == (2, {"127.0.0.2": 1})
+    assert reaper.held == {"127.0.0.2": 1}
+    assert [ended(listener.clients[0]), ended(later)].count(True) == 1
