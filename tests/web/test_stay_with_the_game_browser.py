@@ -62,6 +62,10 @@ def test_without_the_api_the_first_tap_starts_the_video_and_more_turns_it_off(li
     page.locator("nav.tabs a[data-tab=more]").click()
     switch = page.locator("#wake-switch")
     switch.wait_for()
+    # the words are written when htmx has settled the tab (wake.js, htmx:afterSettle), after the swap
+    page.wait_for_function(
+        "() => (document.getElementById('wake-state') || {}).textContent.includes('video')", timeout=5000
+    )
     assert switch.is_checked() and "video" in page.locator("#wake-state").inner_text()
     switch.uncheck()
     assert page.evaluate("document.documentElement.getAttribute('data-wake')") == "off"
