@@ -193,7 +193,17 @@ def _size(obj) -> int:
     return len(obj) if isinstance(obj, (str, bytes, list, tuple, dict, set, frozenset)) else 1
 
 
-class _Unpickler(pickle._Unpickler):  # noqa: SLF001 - the Python loader: its opcodes can be charged
+class _Names:
+    """What both loaders answer: the classes and references a saved state may name (``_find_class``)."""
+
+    def find_class(self, module: str, name: str):
+        return _find_class(super().find_class, module, name)
+
+    def persistent_load(self, pid):
+        return _persistent_load(pid)
+
+
+class _Unpickler(_Names, pickle._Unpickler):  # noqa: SLF001 - the Python loader: its opcodes can be charged
     """Builds the engine's classes and plain data only: ``find_class`` is the one way a pickle
     reaches anything callable, and it answers only classes defined in the engine (or the walk).
 
@@ -238,21 +248,9 @@ class _Unpickler(pickle._Unpickler):  # noqa: SLF001 - the Python loader: its op
     for _code in (pickle.INST, pickle.OBJ):  # protocol 0 and 1 calls: never written by this program
         dispatch.pop(_code[0], None)
 
-    def find_class(self, module: str, name: str):
-        return _find_class(super().find_class, module, name)
 
-    def persistent_load(self, pid):
-        return _persistent_load(pid)
-
-
-class _SignedUnpickler(pickle.Unpickler):
+class _SignedUnpickler(_Names, pickle.Unpickler):
     """The C loader, for a state whose signature holds: the same classes and references only."""
-
-    def find_class(self, module: str, name: str):
-        return _find_class(super().find_class, module, name)
-
-    def persistent_load(self, pid):
-        return _persistent_load(pid)
 
 
 def _find_class(find, module: str, name: str):
